@@ -1,0 +1,152 @@
+"""Every exception WikiKV raises, in one place.
+
+Hierarchy::
+
+    WikiKVError
+    ├── InvalidPath (ValueError)            a path broke a named rule
+    ├── InvalidKBName (ValueError)          a kb name broke a named rule
+    ├── InvalidRecord (ValueError)          a record cannot be built or encoded
+    │   └── RecordTooLarge                  an encoded record is over the size limit
+    ├── CorruptRecord                       stored bytes do not decode
+    ├── NotFound (KeyError)                 no record at a path
+    │   └── UnknownKB                       the kb does not exist
+    ├── KBExists                            create_kb on a kb that exists
+    ├── NotADirectory / IsADirectory        the operation needs the other kind of node
+    ├── DirectoryNotEmpty                   delete of a directory that still has children
+    ├── AlreadyExists                       create at a path that holds a record
+    ├── ConflictError                       optimistic concurrency: the expected version is stale
+    ├── LeaseHeld                           another bulk job holds the kb's exclusive lease
+    ├── FormatError                         the on-disk format is unknown or newer than this code
+    ├── BackendError                        the storage engine failed (wraps lmdb/redis/psycopg errors)
+    │   └── BackendUnavailable              the engine cannot be reached
+    ├── ConfigError                         a store URL or setting is invalid
+    ├── CorpusError                         a corpus file or folder cannot be ingested
+    ├── LLMError                            an LLM provider failed after its retries
+    │   └── LLMOutputError                  the model's output was malformed or refused
+    └── BudgetExceeded                      a hard cap (tokens, cost) stopped a job
+"""
+
+from __future__ import annotations
+
+
+class WikiKVError(Exception):
+    """Root of every WikiKV error."""
+
+
+class InvalidPath(WikiKVError, ValueError):
+    """A path broke one of the path rules; ``rule`` names it."""
+
+    def __init__(self, path: object, rule: str, detail: str, position: int | None = None) -> None:
+        self.path = path
+        self.rule = rule
+        self.position = position
+        where = f" at segment {position}" if position is not None else ""
+        super().__init__(f"invalid path {path!r}: {rule}{where}: {detail}")
+
+
+class InvalidKBName(WikiKVError, ValueError):
+    """A kb name broke the naming rule."""
+
+    def __init__(self, name: object, detail: str) -> None:
+        self.name = name
+        super().__init__(f"invalid kb name {name!r}: {detail}")
+
+
+class InvalidRecord(WikiKVError, ValueError):
+    """A record cannot be built or encoded."""
+
+
+class RecordTooLarge(InvalidRecord):
+    """An encoded record is over the configured size limit."""
+
+    def __init__(self, path: str, size: int, limit: int) -> None:
+        self.path = path
+        self.size = size
+        self.limit = limit
+        super().__init__(f"record at {path!r} is {size} bytes, over the limit of {limit} bytes")
+
+
+class CorruptRecord(WikiKVError):
+    """Stored bytes do not decode as a record."""
+
+
+class NotFound(WikiKVError, KeyError):
+    """No record at a path."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "not found"
+
+
+class UnknownKB(NotFound):
+    """The kb does not exist in this store."""
+
+    def __init__(self, kb: str, known: list[str] | None = None) -> None:
+        self.kb = kb
+        hint = f" (known: {', '.join(known)})" if known else " (run `wikikv init` to create it)"
+        super().__init__(f"unknown kb {kb!r}{hint}")
+
+
+class KBExists(WikiKVError):
+    """create_kb was called for a kb that already exists."""
+
+
+class NotADirectory(WikiKVError):
+    """The operation needs a directory but found a file."""
+
+
+class IsADirectory(WikiKVError):
+    """The operation needs a file but found a directory."""
+
+
+class DirectoryNotEmpty(WikiKVError):
+    """A directory that still has children cannot be deleted without recursive=True."""
+
+
+class AlreadyExists(WikiKVError):
+    """A create found a record already at the path."""
+
+
+class ConflictError(WikiKVError):
+    """Optimistic concurrency: the version the writer expected is stale."""
+
+    def __init__(self, key: str, expected: int | None, actual: int | None) -> None:
+        self.key = key
+        self.expected = expected
+        self.actual = actual
+        super().__init__(f"version conflict on {key}: expected version {expected}, found {actual}")
+
+
+class LeaseHeld(WikiKVError):
+    """Another bulk job holds the kb's exclusive lease."""
+
+
+class FormatError(WikiKVError):
+    """The store's on-disk format is unknown or newer than this code understands."""
+
+
+class BackendError(WikiKVError):
+    """The storage engine failed."""
+
+
+class BackendUnavailable(BackendError):
+    """The storage engine cannot be reached."""
+
+
+class ConfigError(WikiKVError, ValueError):
+    """A store URL or setting is invalid."""
+
+
+class CorpusError(WikiKVError):
+    """A corpus file or folder cannot be ingested."""
+
+
+class LLMError(WikiKVError):
+    """An LLM provider failed after its retries."""
+
+
+class LLMOutputError(LLMError):
+    """The model's output was malformed, failed its schema, or was refused."""
+
+
+class BudgetExceeded(WikiKVError):
+    """A hard cap (tokens or cost) stopped a job; the job can be resumed."""

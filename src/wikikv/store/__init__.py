@@ -1,0 +1,1 @@
+"""The storage core: paths, records, keys, backends and the kb tree protocol."""

@@ -1,0 +1,283 @@
+"""The embedded default: one LMDB environment, MVCC readers that never block, one writer.
+
+Values are stored as an 8-byte big-endian version followed by the payload.
+
+Operational choices, and why:
+
+* **Durable by default** (``sync=True``): a commit that returned survives a crash. Bulk loads either
+  batch many records into one transaction, or open with ``sync=false`` and call :meth:`sync`
+  at the end (what :meth:`bulk` does not need: it only groups commits).
+* **The map grows when full**: a write that hits ``MapFullError`` is aborted, the map doubles and
+  the write is retried. Another process that sees ``MapResizedError`` adopts the new size.
+* **Stale reader slots** left by a killed process are reclaimed with ``reader_check`` on open and
+  whenever the reader table fills.
+* **Fork safety**: an environment must not cross ``fork``; a child process reopens it lazily.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import struct
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import lmdb
+
+from wikikv.errors import BackendError, ConfigError, ConflictError
+from wikikv.store.backends.base import (
+    ANY,
+    Backend,
+    Check,
+    Delete,
+    Item,
+    Op,
+    Put,
+    check_expect,
+)
+
+_VERSION = struct.Struct(">Q")
+DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux: only written pages take disk
+MAX_MAP_SIZE = 1 << 40
+T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def map_errors() -> Iterator[None]:
+    """Turn lmdb exceptions into WikiKV errors at the adapter edge."""
+    try:
+        yield
+    except lmdb.Error as exc:
+        raise BackendError(f"lmdb: {exc}") from exc
+
+
+class LMDBBackend(Backend):
+    scheme = "lmdb"
+    shared_across_processes = True
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        map_size: int = DEFAULT_MAP_SIZE,
+        sync: bool = True,
+        max_readers: int = 512,
+        readonly: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self._map_size = map_size
+        self._sync = sync
+        self._max_readers = max_readers
+        self._readonly = readonly
+        self._write_lock = threading.Lock()
+        self._env: Any = None
+        self._pid = -1
+        self._open()
+
+    def _open(self) -> None:
+        if not self._readonly:
+            self.path.mkdir(parents=True, exist_ok=True)
+        elif not (self.path / "data.mdb").exists():
+            raise ConfigError(f"no LMDB store at {self.path}")
+        with map_errors():
+            self._env = lmdb.open(
+                str(self.path),
+                map_size=self._map_size,
+                sync=self._sync,
+                metasync=self._sync,
+                max_readers=self._max_readers,
+                max_dbs=0,
+                readahead=False,
+                readonly=self._readonly,
+                lock=True,
+            )
+            # Reclaim reader slots of processes that died holding a read transaction.
+            self._env.reader_check()
+        self._pid = os.getpid()
+
+    @property
+    def env(self) -> Any:
+        if self._pid != os.getpid():  # forked: the parent's handle must not be used here
+            self._open()
+        return self._env
+
+    def _retrying(self, fn: Callable[[], T]) -> T:
+        """Run ``fn``, adopting a map grown by another process and reclaiming reader slots."""
+        for _ in range(8):
+            try:
+                return fn()
+            except lmdb.MapResizedError:
+                self.env.set_mapsize(0)
+            except lmdb.ReadersFullError:
+                self.env.reader_check()
+            except lmdb.Error as exc:
+                raise BackendError(f"lmdb: {exc}") from exc
+        raise BackendError("lmdb: could not begin a transaction after repeated resizes")
+
+    # ------------------------------------------------------------------ reads
+    # docstring inherited
+    def get(self, key: bytes) -> Item | None:
+        env = self.env
+        try:
+            with env.begin() as txn:
+                raw = txn.get(key)
+        except lmdb.Error:
+            raw = self._retrying(lambda: _txn_get(self.env, key))
+        if raw is None:
+            return None
+        return Item(_VERSION.unpack_from(raw)[0], raw[8:])
+
+    def get_many(self, keys: Sequence[bytes]) -> list[Item | None]:
+        def run() -> list[Item | None]:
+            out: list[Item | None] = []
+            with self.env.begin() as txn:
+                for key in keys:
+                    raw = txn.get(key)
+                    out.append(None if raw is None else Item(_VERSION.unpack_from(raw)[0], raw[8:]))
+            return out
+
+        return self._retrying(run)
+
+    def scan(
+        self, start: bytes, end: bytes, limit: int | None = None, reverse: bool = False
+    ) -> Iterator[tuple[bytes, Item]]:
+        def run() -> list[tuple[bytes, Item]]:
+            out: list[tuple[bytes, Item]] = []
+            with self.env.begin() as txn:
+                cur = txn.cursor()
+                if reverse:
+                    if cur.set_range(end):
+                        ok = cur.prev()
+                    else:
+                        ok = cur.last()
+                    while ok:
+                        k = cur.key()
+                        if k < start or (limit is not None and len(out) >= limit):
+                            break
+                        if k < end:
+                            raw = cur.value()
+                            out.append((k, Item(_VERSION.unpack_from(raw)[0], raw[8:])))
+                        ok = cur.prev()
+                else:
+                    ok = cur.set_range(start)
+                    while ok:
+                        k = cur.key()
+                        if k >= end or (limit is not None and len(out) >= limit):
+                            break
+                        raw = cur.value()
+                        out.append((k, Item(_VERSION.unpack_from(raw)[0], raw[8:])))
+                        ok = cur.next()
+            return out
+
+        yield from self._retrying(run)
+
+    # ----------------------------------------------------------------- writes
+    def put_if(self, key: bytes, value: bytes, expect: int = ANY) -> int:
+        return self.batch([Put(key, value, expect)])[0]
+
+    def delete_if(self, key: bytes, expect: int = ANY) -> bool:
+        existed: list[bool] = []
+
+        def body(txn: Any) -> list[int]:
+            existed.append(txn.get(key) is not None)
+            return _apply(txn, [Delete(key, expect)])
+
+        self._write(body)
+        return existed[0]
+
+    def batch(self, ops: Sequence[Op]) -> list[int]:
+        return self._write(lambda txn: _apply(txn, ops))
+
+    def _write(self, body: Callable[[Any], T]) -> T:
+        if self._readonly:
+            raise BackendError(f"lmdb store at {self.path} is open read-only")
+        # One writer per process at a time; LMDB serializes writers across processes itself.
+        with self._write_lock:
+            for _ in range(64):
+                try:
+                    with self.env.begin(write=True) as txn:
+                        return body(txn)
+                except lmdb.MapFullError:
+                    self._grow()
+                except lmdb.MapResizedError:
+                    self.env.set_mapsize(0)
+                except lmdb.ReadersFullError:
+                    self.env.reader_check()
+                except ConflictError:
+                    raise
+                except lmdb.Error as exc:
+                    raise BackendError(f"lmdb: {exc}") from exc
+        raise BackendError("lmdb: write failed after repeated map growth")
+
+    def _grow(self) -> None:
+        current = self.env.info()["map_size"]
+        if current >= MAX_MAP_SIZE:
+            raise BackendError(f"lmdb map is at its maximum size ({current} bytes)")
+        self.env.set_mapsize(min(current * 2, MAX_MAP_SIZE))
+
+    # -------------------------------------------------------------- operation
+    def map_size(self) -> int:
+        return int(self.env.info()["map_size"])
+
+    def reader_check(self) -> int:
+        """Clear reader slots of dead processes; return how many were cleared."""
+        with map_errors():
+            return int(self.env.reader_check())
+
+    def sync(self) -> None:
+        if not self._readonly:
+            with map_errors():
+                self.env.sync(True)
+
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
+        """A consistent, compacted copy of the environment, taken while readers and the writer
+        run (LMDB copies from one read snapshot)."""
+        dest_path = Path(dest)
+        if dest_path.exists() and any(dest_path.iterdir()):
+            raise ConfigError(f"backup destination {dest_path} is not empty")
+        dest_path.mkdir(parents=True, exist_ok=True)
+        try:
+            with map_errors():
+                self.env.copy(str(dest_path), compact=True)
+        except BaseException:
+            shutil.rmtree(dest_path, ignore_errors=True)
+            raise
+        return dest_path
+
+    def close(self) -> None:
+        if self._env is not None and self._pid == os.getpid():
+            self._env.close()
+        self._env = None
+        self._pid = -1
+
+    def describe(self) -> str:
+        return f"lmdb://{self.path}"
+
+
+def _txn_get(env: Any, key: bytes) -> bytes | None:
+    with env.begin() as txn:
+        raw: bytes | None = txn.get(key)
+        return raw
+
+
+def _apply(txn: Any, ops: Sequence[Op]) -> list[int]:
+    """Apply ops in one write transaction; a failed condition raises and aborts the whole txn."""
+    out: list[int] = []
+    for op in ops:
+        raw = txn.get(op.key)
+        current = None if raw is None else _VERSION.unpack_from(raw)[0]
+        check_expect(op.key, op.expect, current)
+        if isinstance(op, Put):
+            version = (current or 0) + 1
+            txn.put(op.key, _VERSION.pack(version) + op.value)
+            out.append(version)
+        elif isinstance(op, Delete):
+            if raw is not None:
+                txn.delete(op.key)
+            out.append(0)
+        elif isinstance(op, Check):
+            out.append(0)
+    return out

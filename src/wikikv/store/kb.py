@@ -1,0 +1,660 @@
+"""KnowledgeBase: one kb's tree on a backend — reads (Q1 get, Q2 ls, Q4 prefix) and the writes
+that follow parent-after-child with optimistic concurrency.
+
+Write protocol (WikiKV paper §IV-C): a new node's record, its path-index entry, its name-index
+entries and its audit entry commit in one atomic batch *before* the node is added to its parent's
+listing; a delete unlinks from the parent first. A reader that follows a listing therefore never
+finds an advertised child missing, and drops one that vanished since (skip-on-miss).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+import msgspec
+
+from wikikv.config import DEFAULT_RETRIES, MAX_REDIRECT_HOPS
+from wikikv.errors import (
+    AlreadyExists,
+    ConflictError,
+    DirectoryNotEmpty,
+    InvalidPath,
+    IsADirectory,
+    NotADirectory,
+    NotFound,
+)
+from wikikv.store import listing as lst
+from wikikv.store.audit import AuditEntry, audit_op, default_actor, read_audit
+from wikikv.store.backends.base import ABSENT, ANY, Delete, Item, Op, Put
+from wikikv.store.keys import KBKeys
+from wikikv.store.lease import Lease, write_guard
+from wikikv.store.paths import ROOT, basename, is_under, join, normalize, parent, unescape_segment
+from wikikv.store.records import (
+    AnyRecord,
+    DirMeta,
+    DirPage,
+    DirRecord,
+    FileMeta,
+    FileRecord,
+    NodeRecord,
+    RedirectMeta,
+    RedirectRecord,
+    decode,
+    encode,
+    now,
+)
+
+if TYPE_CHECKING:
+    from wikikv.store.store import Store
+
+T = TypeVar("T")
+_name_enc = msgspec.msgpack.Encoder()
+_name_dec = msgspec.msgpack.Decoder(tuple[str, str])
+
+
+@dataclass(frozen=True)
+class NameHit:
+    """A name or alias that matched, and the page it names."""
+
+    name: str
+    path: str
+
+
+def names_of(rec: NodeRecord) -> list[str]:
+    """The names a node is found under in the name index: its segment, its title, its aliases."""
+    if isinstance(rec, RedirectRecord):
+        return []
+    out = [unescape_segment(rec.name)] if rec.name else []
+    if isinstance(rec, FileRecord):
+        if rec.meta.title:
+            out.append(rec.meta.title)
+        out.extend(rec.meta.aliases)
+    seen: set[str] = set()
+    uniq = []
+    for n in out:
+        if n and n not in seen:
+            seen.add(n)
+            uniq.append(n)
+    return uniq
+
+
+def retry(fn: Callable[[], T], retries: int = DEFAULT_RETRIES) -> T:
+    """Run ``fn`` until it stops raising ConflictError, at most ``retries`` times, with jittered
+    backoff; the last conflict propagates."""
+    for attempt in range(retries):
+        try:
+            return fn()
+        except ConflictError:
+            if attempt == retries - 1:
+                raise
+            time.sleep(random.uniform(0, 0.0005 * (2 ** min(attempt, 8))))
+    raise AssertionError("unreachable")
+
+
+class KnowledgeBase:
+    """One kb of a :class:`~wikikv.store.store.Store`."""
+
+    def __init__(self, store: Store, name: str) -> None:
+        self.store = store
+        self.name = name
+        self.backend = store.backend
+        self.keys = KBKeys(name)
+        self.settings = store.settings
+        self.actor = default_actor()
+        self._lease: Lease | None = None
+
+    def __repr__(self) -> str:
+        return f"KnowledgeBase({self.name!r} on {self.backend.describe()})"
+
+    def norm(self, path: object) -> str:
+        return normalize(path, self.settings.max_depth)
+
+    # ================================================================ reads
+    def get(self, path: str, *, follow_redirects: bool = True) -> NodeRecord | None:
+        """Q1: the record at ``path`` (following redirects), or None."""
+        p = normalize(path, self.settings.max_depth)
+        item = self.backend.get(self.keys.node(p))
+        if item is None:
+            return None
+        rec = decode(item.value)
+        if follow_redirects and isinstance(rec, RedirectRecord):
+            return self._follow(rec)
+        return rec  # type: ignore[return-value]
+
+    def _follow(self, rec: RedirectRecord) -> NodeRecord | None:
+        for _ in range(MAX_REDIRECT_HOPS):
+            item = self.backend.get(self.keys.node(rec.target))
+            if item is None:
+                return None
+            nxt = decode(item.value)
+            if not isinstance(nxt, RedirectRecord):
+                return nxt  # type: ignore[return-value]
+            rec = nxt
+        return None
+
+    def get_many(self, paths: Sequence[str]) -> list[NodeRecord | None]:
+        """Several Q1 lookups from one snapshot (redirects followed)."""
+        norm = [self.norm(p) for p in paths]
+        out: list[NodeRecord | None] = []
+        for item in self.backend.get_many([self.keys.node(p) for p in norm]):
+            if item is None:
+                out.append(None)
+                continue
+            rec = decode(item.value)
+            if isinstance(rec, RedirectRecord):
+                out.append(self._follow(rec))
+            else:
+                out.append(rec)  # type: ignore[arg-type]
+        return out
+
+    def exists(self, path: str) -> bool:
+        return self.backend.get(self.keys.node(self.norm(path))) is not None
+
+    def ls(self, path: str = ROOT, page: int = 0) -> Listing:
+        """Q2: one page of a directory's children (page 0 is the record itself)."""
+        p = self.norm(path)
+        rec = self.get(p)
+        if rec is None:
+            raise NotFound(f"no directory at {p!r} in kb {self.name!r}")
+        if not isinstance(rec, DirRecord):
+            raise NotADirectory(f"{p!r} is a file, not a directory")
+        pages = 1 + rec.meta.pages
+        if page == 0:
+            return Listing(rec.path, rec, 0, pages, rec.sub_dirs, rec.files)
+        if not 0 < page < pages:
+            raise NotFound(f"directory {p!r} has pages 0..{pages - 1}, not {page}")
+        item = self.backend.get(self.keys.dir_page(rec.path, page))
+        cont = decode(item.value) if item is not None else None
+        if not isinstance(cont, DirPage):
+            return Listing(rec.path, rec, page, pages)
+        return Listing(rec.path, rec, page, pages, cont.sub_dirs, cont.files)
+
+    def ls_all(self, path: str = ROOT) -> Listing:
+        """Every page of a directory's listing, merged."""
+        first = self.ls(path)
+        subs, files = list(first.sub_dirs), list(first.files)
+        for page in range(1, first.pages):
+            more = self.ls(first.path, page)
+            subs.extend(more.sub_dirs)
+            files.extend(more.files)
+        return Listing(first.path, first.record, 0, first.pages, subs, files)
+
+    def read_children(self, path: str = ROOT, page: int = 0) -> list[NodeRecord]:
+        """Q2 with the children read: skip-on-miss drops a child that vanished since the listing."""
+        listing = self.ls(path, page)
+        return [r for r in self.get_many(listing.child_paths()) if r is not None]
+
+    def prefix(self, text: str, limit: int | None = None) -> list[str]:
+        """Q4: paths whose text starts with ``text``, in order, by a range scan of the path index."""
+        start, end = self.keys.path_range(text)
+        out: list[str] = []
+        for _, item in self.backend.scan(start, end):
+            full = item.value.decode("utf-8")
+            if full.startswith(text):
+                out.append(full)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def find_names(
+        self, name_prefix: str, limit: int | None = None, exact: bool = False
+    ) -> list[NameHit]:
+        """Q4 on names: pages whose case-folded name or alias starts with (or equals) the query."""
+        start, end = self.keys.name_range(name_prefix, exact)
+        out: list[NameHit] = []
+        for _, item in self.backend.scan(start, end, limit=limit):
+            name, path = _name_dec.decode(item.value)
+            out.append(NameHit(name, path))
+        return out
+
+    def walk(self, path: str = ROOT) -> Iterator[str]:
+        """Every path reachable from ``path`` through listings, parents before children."""
+        stack = [self.norm(path)]
+        while stack:
+            p = stack.pop()
+            yield p
+            rec = self.get(p, follow_redirects=False)
+            if isinstance(rec, DirRecord):
+                full = self.ls_all(p)
+                stack.extend(reversed([join(p, n) for n in full.sub_dirs]))
+                for f in full.files:
+                    yield join(p, f)
+
+    def version(self, path: str) -> int:
+        """The current version of the record at ``path`` (0 when absent)."""
+        item = self.backend.get(self.keys.node(self.norm(path)))
+        return 0 if item is None else item.version
+
+    def audit(self, limit: int | None = 50, path_prefix: str | None = None) -> list[AuditEntry]:
+        return list(read_audit(self.backend, self.keys, limit, True, path_prefix))
+
+    # ================================================================ writes
+    def lease(self, job: str, ttl: float | None = None) -> Lease:
+        """Take the kb's exclusive bulk-job lease; writes through this object then bypass the
+        lease check, while every other writer gets LeaseHeld until it is released."""
+        lease = Lease(
+            self.backend,
+            self.keys,
+            job,
+            ttl or self.settings.lease_ttl,
+            on_release=self._drop_lease,
+        ).acquire()
+        self._lease = lease
+        return lease
+
+    def _drop_lease(self) -> None:
+        self._lease = None
+
+    def _guard(self) -> list[Op]:
+        if self._lease is not None:
+            self._lease.check_held()
+            return []
+        return [write_guard(self.backend, self.keys, None)]
+
+    def _commit(self, ops: list[Op]) -> list[int]:
+        guard = self._guard()
+        versions = self.backend.batch(guard + ops)
+        return versions[len(guard) :]
+
+    def _raw(self, path: str) -> tuple[Item | None, AnyRecord | None]:
+        item = self.backend.get(self.keys.node(path))
+        return item, (decode(item.value) if item is not None else None)
+
+    def _index_ops(self, path: str, old: AnyRecord | None, new: NodeRecord | None) -> list[Op]:
+        """Path- and name-index changes for a node going from ``old`` to ``new``."""
+        ops: list[Op] = []
+        old_live = old is not None and not isinstance(old, (RedirectRecord, DirPage))
+        new_live = new is not None and not isinstance(new, RedirectRecord)
+        if new_live and not old_live:
+            ops.append(Put(self.keys.path_index(path), path.encode("utf-8")))
+        elif old_live and not new_live:
+            ops.append(Delete(self.keys.path_index(path)))
+        old_names = set(names_of(old)) if old_live else set()  # type: ignore[arg-type]
+        new_names = names_of(new) if new is not None and new_live else []
+        for n in old_names - set(new_names):
+            ops.append(Delete(self.keys.name_index(n, path)))
+        for n in new_names:
+            if n not in old_names:
+                ops.append(Put(self.keys.name_index(n, path), _name_enc.encode((n, path))))
+        return ops
+
+    def put(
+        self,
+        path: str,
+        text: str,
+        meta: FileMeta | None = None,
+        *,
+        expect: int = ANY,
+        create_parents: bool = True,
+    ) -> FileRecord:
+        """Create or update the page at ``path``. With ``expect`` the write is conditional on the
+        page's version (ABSENT: create only) and a stale one raises ConflictError; without it,
+        internal races are retried."""
+        p = self.norm(path)
+        if p == ROOT:
+            raise IsADirectory("the root is a directory")
+        if not isinstance(text, str):
+            raise InvalidPath(p, "text", "page text must be str")  # pragma: no cover - typed API
+        return retry(
+            lambda: self._put_once(p, text, meta, expect, create_parents),
+            1 if expect != ANY else DEFAULT_RETRIES,
+        )
+
+    def _put_once(
+        self, p: str, text: str, meta: FileMeta | None, expect: int, create_parents: bool
+    ) -> FileRecord:
+        item, cur = self._raw(p)
+        if isinstance(cur, DirRecord):
+            raise IsADirectory(f"{p!r} is a directory")
+        cur_version = item.version if item is not None else ABSENT
+        if expect != ANY and expect != cur_version:
+            raise ConflictError(p, expect, cur_version)
+        is_new = not isinstance(cur, FileRecord)
+        m = msgspec.structs.replace(meta) if meta is not None else FileMeta()
+        ts = now()
+        m.version = cur_version + 1
+        m.updated_at = ts
+        if (
+            isinstance(cur, FileRecord)
+            and cur.meta.created_at
+            and (meta is None or not meta.created_at)
+        ):
+            m.created_at = cur.meta.created_at
+        elif not m.created_at:
+            m.created_at = ts
+        rec = FileRecord(name=basename(p), path=p, text=text, meta=m)
+        data = encode(rec, self.settings.max_record_bytes)
+        if is_new:
+            self._check_ancestors(p, create_parents)
+        ops: list[Op] = [Put(self.keys.node(p), data, cur_version)]
+        ops += self._index_ops(p, cur, rec)
+        ops.append(
+            audit_op(
+                self.keys,
+                self.actor,
+                "create" if is_new else "update",
+                p,
+                cur_version,
+                cur_version + 1,
+            )
+        )
+        self._commit(ops)
+        if is_new or not self._listed(p):
+            self._link(p, is_dir=False)
+        return rec
+
+    def _check_ancestors(self, p: str, create_parents: bool) -> None:
+        """Refuse, before anything is written, a new node whose nearest existing ancestor is not
+        a directory (or whose parent is missing when parents may not be created)."""
+        q = p
+        while q != ROOT:
+            q = parent(q)
+            _, rec = self._raw(q)
+            if isinstance(rec, DirRecord):
+                return
+            if rec is not None and not isinstance(rec, RedirectRecord):
+                raise NotADirectory(f"{q!r} is a file, so {p!r} cannot be created under it")
+            if not create_parents:
+                raise NotFound(f"parent directory {q!r} of {p!r} does not exist")
+
+    def _listed(self, p: str) -> bool:
+        """Whether the first listing page of ``p``'s parent names it (cheap check for small dirs)."""
+        _, par = self._raw(parent(p))
+        if not isinstance(par, DirRecord):
+            return False
+        return lst.holds(par, basename(p)) or par.meta.pages > 0
+
+    def mkdir(self, path: str, text: str = "", *, exist_ok: bool = True) -> DirRecord:
+        """Create a directory (and missing ancestors); with ``exist_ok`` an existing one is kept."""
+        p = self.norm(path)
+        item, cur = self._raw(p)
+        if isinstance(cur, DirRecord):
+            if not exist_ok:
+                raise AlreadyExists(f"directory {p!r} exists")
+            if text and cur.text != text:
+                return self.set_dir_text(p, text)
+            return cur
+        if isinstance(cur, FileRecord):
+            raise NotADirectory(f"{p!r} is a file")
+        if p != ROOT:
+            self._check_ancestors(p, True)
+        version = item.version if item is not None else ABSENT
+        rec = DirRecord(
+            name=basename(p), path=p, text=text, meta=DirMeta(version=version + 1, updated_at=now())
+        )
+        ops: list[Op] = [
+            Put(self.keys.node(p), encode(rec, self.settings.max_record_bytes), version)
+        ]
+        ops += self._index_ops(p, cur, rec)
+        ops.append(audit_op(self.keys, self.actor, "mkdir", p, version, version + 1))
+        try:
+            self._commit(ops)
+        except ConflictError:
+            return self.mkdir(p, text, exist_ok=True)
+        if p != ROOT:
+            self._link(p, is_dir=True)
+        return rec
+
+    def set_dir_text(self, path: str, text: str, expect: int = ANY) -> DirRecord:
+        """Replace a directory's overview / description text, keeping its listing."""
+        p = self.norm(path)
+
+        def once() -> DirRecord:
+            item, cur = self._raw(p)
+            if not isinstance(cur, DirRecord) or item is None:
+                raise NotFound(f"no directory at {p!r}")
+            if expect != ANY and expect != item.version:
+                raise ConflictError(p, expect, item.version)
+            cur.text = text
+            self._write_dir(cur, item.version, "describe")
+            return cur
+
+        return retry(once, 1 if expect != ANY else DEFAULT_RETRIES)
+
+    def _write_dir(self, rec: DirRecord, version: int, op: str) -> None:
+        rec.meta.version = version + 1
+        rec.meta.updated_at = now()
+        ops: list[Op] = [
+            Put(self.keys.node(rec.path), encode(rec, self.settings.max_record_bytes), version),
+            audit_op(self.keys, self.actor, op, rec.path, version, version + 1),
+        ]
+        self._commit(ops)
+
+    # --------------------------------------------------------- listings
+    def _link(self, child: str, is_dir: bool) -> None:
+        """Add ``child`` to its parent's listing, creating missing ancestors child-first."""
+        par, name = parent(child), basename(child)
+        retry(lambda: self._link_once(par, name, is_dir))
+
+    def _link_once(self, par: str, name: str, is_dir: bool) -> None:
+        item, rec = self._raw(par)
+        if rec is None or isinstance(rec, RedirectRecord):
+            # The parent does not exist yet: write it with the child already listed, then link
+            # it into its own parent — still child before parent at every level.
+            version = item.version if item is not None else ABSENT
+            new = DirRecord(
+                name=basename(par),
+                path=par,
+                meta=DirMeta(version=version + 1, updated_at=now(), entry_count=1),
+            )
+            lst.add_name(new, name, is_dir)
+            ops: list[Op] = [
+                Put(self.keys.node(par), encode(new, self.settings.max_record_bytes), version)
+            ]
+            ops += self._index_ops(par, rec, new)
+            ops.append(audit_op(self.keys, self.actor, "mkdir", par, version, version + 1))
+            self._commit(ops)
+            if par != ROOT:
+                self._link(par, is_dir=True)
+            return
+        if not isinstance(rec, DirRecord) or item is None:
+            raise NotADirectory(f"{par!r} is not a directory")
+        if lst.holds(rec, name):
+            return
+        cap = self.settings.dir_page_entries
+        if rec.meta.pages == 0 and lst.entries(rec) < cap:
+            lst.add_name(rec, name, is_dir)
+            rec.meta.entry_count = lst.entries(rec)
+            self._write_dir(rec, item.version, "link")
+            return
+        self._link_paged(rec, item.version, name, is_dir)
+
+    def _link_paged(self, rec: DirRecord, version: int, name: str, is_dir: bool) -> None:
+        cap = self.settings.dir_page_entries
+        for page in range(1, rec.meta.pages + 1):  # already listed on a later page?
+            pitem = self.backend.get(self.keys.dir_page(rec.path, page))
+            if pitem is not None and lst.holds(decode(pitem.value), name):  # type: ignore[arg-type]
+                return
+        last = rec.meta.pages
+        pitem = self.backend.get(self.keys.dir_page(rec.path, last)) if last else None
+        cont = decode(pitem.value) if pitem is not None else None
+        if isinstance(cont, DirPage) and lst.entries(cont) < cap and pitem is not None:
+            lst.add_name(cont, name, is_dir)
+            self._commit([Put(self.keys.dir_page(rec.path, last), encode(cont), pitem.version)])
+            rec.meta.entry_count += 1
+            self._write_dir(rec, version, "link")
+            return
+        new_page = DirPage(path=rec.path, page=last + 1)
+        lst.add_name(new_page, name, is_dir)
+        self._commit([Put(self.keys.dir_page(rec.path, last + 1), encode(new_page), ABSENT)])
+        rec.meta.pages = last + 1
+        rec.meta.entry_count += 1
+        self._write_dir(rec, version, "link")
+
+    def _unlink(self, child: str) -> bool:
+        par, name = parent(child), basename(child)
+        return retry(lambda: self._unlink_once(par, name))
+
+    def _unlink_once(self, par: str, name: str) -> bool:
+        item, rec = self._raw(par)
+        if not isinstance(rec, DirRecord) or item is None:
+            return False
+        if lst.remove_name(rec, name):
+            rec.meta.entry_count = max(0, rec.meta.entry_count - 1)
+            self._write_dir(rec, item.version, "unlink")
+            return True
+        for page in range(1, rec.meta.pages + 1):
+            pitem = self.backend.get(self.keys.dir_page(par, page))
+            cont = decode(pitem.value) if pitem is not None else None
+            if isinstance(cont, DirPage) and pitem is not None and lst.remove_name(cont, name):
+                self._commit([Put(self.keys.dir_page(par, page), encode(cont), pitem.version)])
+                rec.meta.entry_count = max(0, rec.meta.entry_count - 1)
+                self._write_dir(rec, item.version, "unlink")
+                return True
+        return False
+
+    # ------------------------------------------------------ delete / move
+    def delete(self, path: str, *, expect: int = ANY, recursive: bool = False) -> None:
+        """Unlink ``path`` from its parent, then delete it (and, with ``recursive``, everything
+        under it). Redirect records are deleted in place."""
+        p = self.norm(path)
+        if p == ROOT:
+            raise IsADirectory("the root cannot be deleted; drop the kb instead")
+        item, cur = self._raw(p)
+        if cur is None or item is None:
+            raise NotFound(f"no record at {p!r} in kb {self.name!r}")
+        if expect != ANY and expect != item.version:
+            raise ConflictError(p, expect, item.version)
+        self._guard()  # fail before unlinking when another job holds the lease
+        subtree: list[str] = []
+        if isinstance(cur, DirRecord):
+            full = self.ls_all(p)
+            if len(full) and not recursive:
+                raise DirectoryNotEmpty(f"{p!r} has {len(full)} children; use recursive=True")
+            subtree = [q for q in self.walk(p) if q != p]
+        linked = False if isinstance(cur, RedirectRecord) else self._unlink(p)
+        try:
+            self._delete_node(p, item.version, cur, "delete")
+        except ConflictError:
+            if linked:
+                self._link(p, isinstance(cur, DirRecord))
+            raise
+        for q in reversed(subtree):  # unreachable now; delete leaves before their directories
+            qitem, qrec = self._raw(q)
+            if qitem is not None and qrec is not None:
+                self._delete_node(q, qitem.version, qrec, "delete")
+
+    def _delete_node(self, p: str, version: int, cur: AnyRecord, op: str) -> None:
+        ops: list[Op] = [Delete(self.keys.node(p), version)]
+        ops += self._index_ops(p, cur, None)
+        if isinstance(cur, DirRecord):
+            ops += [Delete(self.keys.dir_page(p, i)) for i in range(1, cur.meta.pages + 1)]
+        ops.append(audit_op(self.keys, self.actor, op, p, version, 0))
+        self._commit(ops)
+
+    def move(self, src: str, dst: str, *, redirect: bool = True) -> None:
+        """Write the node (subtree) at ``dst``, link it, unlink ``src``, then leave redirect
+        records at the old paths (or delete them) so wikilinks keep resolving."""
+        s, d = self.norm(src), self.norm(dst)
+        if s == ROOT or d == ROOT:
+            raise IsADirectory("the root cannot be moved")
+        if is_under(d, s):
+            raise InvalidPath(d, "move-into-self", f"cannot move {s!r} under itself")
+        item, cur = self._raw(s)
+        if cur is None or isinstance(cur, RedirectRecord) or item is None:
+            raise NotFound(f"no page or directory at {s!r}")
+        _, existing = self._raw(d)
+        if existing is not None and not isinstance(existing, RedirectRecord):
+            raise AlreadyExists(f"{d!r} already exists")
+        self._check_ancestors(d, True)
+        self._guard()
+        olds = list(self.walk(s)) if isinstance(cur, DirRecord) else [s]
+        # Copy deepest first so every directory is written after the children it lists.
+        for old in sorted(olds, key=lambda q: q.count("/"), reverse=True):
+            new = d + old[len(s) :]
+            oitem, orec = self._raw(old)
+            if oitem is None or orec is None or isinstance(orec, (RedirectRecord, DirPage)):
+                continue
+            self._copy_node(orec, new)
+        self._link(d, isinstance(cur, DirRecord))
+        self._unlink(s)
+        for old in olds:
+            oitem, orec = self._raw(old)
+            if oitem is None or orec is None:
+                continue
+            if redirect:
+                target = d + old[len(s) :]
+                red = RedirectRecord(
+                    name=basename(old),
+                    path=old,
+                    target=target,
+                    meta=RedirectMeta(version=oitem.version + 1, updated_at=now()),
+                )
+                ops: list[Op] = [Put(self.keys.node(old), encode(red), oitem.version)]
+                ops += self._index_ops(old, orec, red)
+                if isinstance(orec, DirRecord):
+                    ops += [
+                        Delete(self.keys.dir_page(old, i)) for i in range(1, orec.meta.pages + 1)
+                    ]
+                ops.append(
+                    audit_op(
+                        self.keys,
+                        self.actor,
+                        "move",
+                        old,
+                        oitem.version,
+                        oitem.version + 1,
+                        f"-> {target}",
+                    )
+                )
+                self._commit(ops)
+            else:
+                self._delete_node(old, oitem.version, orec, "move")
+
+    def _copy_node(self, rec: AnyRecord, new: str) -> None:
+        item, cur = self._raw(new)
+        version = item.version if item is not None else ABSENT
+        copy: NodeRecord
+        if isinstance(rec, DirRecord):
+            full = self.ls_all(rec.path)
+            copy = DirRecord(
+                name=basename(new),
+                path=new,
+                text=rec.text,
+                sub_dirs=full.sub_dirs,
+                files=full.files,
+                meta=DirMeta(version=version + 1, updated_at=now(), entry_count=len(full)),
+            )
+            if len(full) > self.settings.dir_page_entries:
+                raise DirectoryNotEmpty(f"moving a paged directory ({rec.path!r}) is not supported")
+        elif isinstance(rec, FileRecord):
+            meta = msgspec.structs.replace(rec.meta, version=version + 1, updated_at=now())
+            copy = FileRecord(name=basename(new), path=new, text=rec.text, meta=meta)
+        else:
+            return
+        ops: list[Op] = [
+            Put(self.keys.node(new), encode(copy, self.settings.max_record_bytes), version)
+        ]
+        ops += self._index_ops(new, cur, copy)
+        ops.append(
+            audit_op(
+                self.keys, self.actor, "create", new, version, version + 1, f"moved from {rec.path}"
+            )
+        )
+        self._commit(ops)
+
+    # ------------------------------------------------------- CAS helper
+    def update(
+        self,
+        path: str,
+        change: Callable[[FileRecord | None], tuple[str, FileMeta | None]],
+        retries: int = DEFAULT_RETRIES,
+    ) -> FileRecord:
+        """Read-modify-write with bounded retries: ``change`` gets the current page (or None)
+        and returns the new text and meta; a concurrent writer makes it run again."""
+        p = self.norm(path)
+
+        def once() -> FileRecord:
+            item, cur = self._raw(p)
+            current = cur if isinstance(cur, FileRecord) else None
+            text, meta = change(current)
+            return self.put(p, text, meta, expect=item.version if item is not None else ABSENT)
+
+        return retry(once, retries)
+
+
+Listing = lst.Listing

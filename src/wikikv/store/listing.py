@@ -1,0 +1,58 @@
+"""Directory listings: the children a directory record advertises, across continuation pages.
+
+A directory keeps its first ``page_entries`` children in its own record; later children go to
+continuation pages (``DirPage`` 1..n) under the ``D`` keyspace, so no record grows without bound
+however large a directory becomes. Adding a child to a full record appends to the last page, or
+writes a new page first and then bumps the record's page count (parent-after-child again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wikikv.store.paths import join
+from wikikv.store.records import DirPage, DirRecord
+
+
+@dataclass
+class Listing:
+    """One page of a directory's children (page 0 is the directory record itself)."""
+
+    path: str
+    record: DirRecord
+    page: int
+    pages: int
+    sub_dirs: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.record.text
+
+    def child_paths(self) -> list[str]:
+        return [join(self.path, n) for n in self.sub_dirs] + [
+            join(self.path, n) for n in self.files
+        ]
+
+    def __len__(self) -> int:
+        return len(self.sub_dirs) + len(self.files)
+
+
+def entries(container: DirRecord | DirPage) -> int:
+    return len(container.sub_dirs) + len(container.files)
+
+
+def add_name(container: DirRecord | DirPage, name: str, is_dir: bool) -> None:
+    (container.sub_dirs if is_dir else container.files).append(name)
+
+
+def remove_name(container: DirRecord | DirPage, name: str) -> bool:
+    for names in (container.sub_dirs, container.files):
+        if name in names:
+            names.remove(name)
+            return True
+    return False
+
+
+def holds(container: DirRecord | DirPage, name: str) -> bool:
+    return name in container.files or name in container.sub_dirs

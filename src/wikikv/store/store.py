@@ -1,0 +1,154 @@
+"""Store: one backend holding many kbs side by side, with an on-disk format version.
+
+Format versions: a store records ``FORMAT_VERSION`` when created. Opening a store with a newer or
+unknown format is refused; an older one is migrated in place by ``wikikv migrate`` (there is no
+older format yet — version 1 is the first).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+from wikikv.config import StoreSettings
+from wikikv.errors import ConfigError, FormatError, KBExists, UnknownKB
+from wikikv.store.backends import open_backend
+from wikikv.store.backends.base import ABSENT, Backend, Delete, Put
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.keys import FORMAT_KEY, KB_REGISTRY_PREFIX, KBKeys, check_kb_name, kb_registry_key
+from wikikv.store.records import now
+
+FORMAT_VERSION = 1
+DEFAULT_STORE_DIR = "wikikv-data"
+_enc = msgspec.msgpack.Encoder()
+
+
+class FormatInfo(msgspec.Struct):
+    format: int
+    created_at: float = 0.0
+    software: str = "wikikv"
+
+
+class KBInfo(msgspec.Struct):
+    created_at: float
+
+
+def default_store_url() -> str:
+    return os.environ.get("WIKIKV_STORE") or DEFAULT_STORE_DIR
+
+
+class Store:
+    """A backend plus the kb registry. Open with :func:`open_store`."""
+
+    def __init__(self, backend: Backend, settings: StoreSettings | None = None) -> None:
+        self.backend = backend
+        self.settings = settings or StoreSettings()
+        self._known: dict[str, KnowledgeBase] = {}
+        self._check_format()
+
+    def _check_format(self) -> None:
+        item = self.backend.get(FORMAT_KEY)
+        if item is None:
+            if next(iter(self.backend.scan(b"", b"\xff", limit=1)), None) is not None:
+                raise FormatError(
+                    f"{self.backend.describe()} holds data but no WikiKV format record: "
+                    "it is not a WikiKV store (or predates format versioning)"
+                )
+            info = FormatInfo(FORMAT_VERSION, now())
+            try:
+                self.backend.put_if(FORMAT_KEY, _enc.encode(info), ABSENT)
+            except Exception:  # noqa: BLE001 - another process created it first; re-check below
+                pass
+            item = self.backend.get(FORMAT_KEY)
+            if item is None:
+                raise FormatError("could not record the store format")
+        try:
+            found = msgspec.msgpack.decode(item.value, type=FormatInfo)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise FormatError(
+                f"unreadable format record in {self.backend.describe()}: {exc}"
+            ) from exc
+        if found.format > FORMAT_VERSION:
+            raise FormatError(
+                f"store format {found.format} is newer than this WikiKV understands "
+                f"({FORMAT_VERSION}); upgrade wikikv to open it"
+            )
+        if found.format < 1:
+            raise FormatError(f"unknown store format {found.format}")
+
+    # ---------------------------------------------------------------- kbs
+    def kbs(self) -> list[str]:
+        start = KB_REGISTRY_PREFIX
+        return [
+            k[len(start) :].decode("utf-8") for k, _ in self.backend.scan(start, start + b"\xff")
+        ]
+
+    def has_kb(self, name: str) -> bool:
+        return self.backend.get(kb_registry_key(check_kb_name(name))) is not None
+
+    def create_kb(self, name: str, *, exist_ok: bool = False, overview: str = "") -> KnowledgeBase:
+        check_kb_name(name)
+        if self.has_kb(name):
+            if exist_ok:
+                return self.kb(name)
+            raise KBExists(f"kb {name!r} already exists")
+        kb = KnowledgeBase(self, name)
+        kb.mkdir("/", overview)  # the root first, then the registry entry that advertises it
+        self.backend.put_if(kb_registry_key(name), _enc.encode(KBInfo(now())))
+        self._known[name] = kb
+        return kb
+
+    def kb(self, name: str) -> KnowledgeBase:
+        """The kb called ``name``; UnknownKB when it was never created."""
+        found = self._known.get(name)
+        if found is not None:
+            return found
+        if not self.has_kb(name):
+            raise UnknownKB(name, self.kbs())
+        kb = KnowledgeBase(self, name)
+        self._known[name] = kb
+        return kb
+
+    def drop_kb(self, name: str) -> int:
+        """Delete a kb and every key under it; returns the number of keys deleted."""
+        kb = self.kb(name)
+        kb._guard()
+        self.backend.delete_if(kb_registry_key(name))  # unadvertise first
+        self._known.pop(name, None)
+        start, end = KBKeys(name).all_range()
+        deleted = 0
+        while True:
+            chunk = [k for k, _ in self.backend.scan(start, end, limit=1000)]
+            if not chunk:
+                return deleted
+            self.backend.batch([Delete(k) for k in chunk])
+            deleted += len(chunk)
+
+    # ------------------------------------------------------------ operation
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
+        backup = getattr(self.backend, "backup", None)
+        if backup is None:
+            raise ConfigError(
+                f"{self.backend.scheme} has no built-in backup; use the server's tools"
+            )
+        result: Path = backup(dest)
+        return result
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_store(url: str | None = None, settings: StoreSettings | None = None) -> Store:
+    """Open the store a URL names (default: ``$WIKIKV_STORE`` or ``./wikikv-data``)."""
+    return Store(open_backend(url or default_store_url()), settings)
+
+
+__all__ = ["FORMAT_VERSION", "Put", "Store", "open_store"]
