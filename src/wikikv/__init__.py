@@ -1,0 +1,94 @@
+"""WikiKV: LLM-curated hierarchical knowledge bases on a path-indexed key-value store.
+
+The public API: open a store, get a kb, read and write its records::
+
+    import wikikv
+
+    store = wikikv.open_store("wikikv-data")      # LMDB directory (the default backend)
+    kb = store.create_kb("notes", exist_ok=True)
+    kb.put("/people/Lu Xun", "Writer.", wikikv.FileMeta(title="Lu Xun"))
+    kb.ls("/people").files                        # ['Lu Xun']
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from wikikv.errors import (
+    AlreadyExists,
+    BackendError,
+    BackendUnavailable,
+    BudgetExceeded,
+    ConfigError,
+    ConflictError,
+    CorpusError,
+    CorruptRecord,
+    DirectoryNotEmpty,
+    FormatError,
+    InvalidKBName,
+    InvalidPath,
+    InvalidRecord,
+    IsADirectory,
+    KBExists,
+    LeaseHeld,
+    LLMError,
+    LLMOutputError,
+    NotADirectory,
+    NotFound,
+    RecordTooLarge,
+    UnknownKB,
+    WikiKVError,
+)
+from wikikv.store.kb import KnowledgeBase, Listing, NameHit
+from wikikv.store.records import (
+    DirMeta,
+    DirRecord,
+    FileMeta,
+    FileRecord,
+    RedirectMeta,
+    RedirectRecord,
+)
+from wikikv.store.store import FORMAT_VERSION, Store, open_store
+
+try:
+    __version__ = version("wikikv")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "AlreadyExists",
+    "BackendError",
+    "BackendUnavailable",
+    "BudgetExceeded",
+    "ConfigError",
+    "ConflictError",
+    "CorpusError",
+    "CorruptRecord",
+    "DirMeta",
+    "DirRecord",
+    "DirectoryNotEmpty",
+    "FORMAT_VERSION",
+    "FileMeta",
+    "FileRecord",
+    "FormatError",
+    "InvalidKBName",
+    "InvalidPath",
+    "InvalidRecord",
+    "IsADirectory",
+    "KBExists",
+    "KnowledgeBase",
+    "LLMError",
+    "LLMOutputError",
+    "LeaseHeld",
+    "Listing",
+    "NameHit",
+    "NotADirectory",
+    "NotFound",
+    "RecordTooLarge",
+    "RedirectMeta",
+    "RedirectRecord",
+    "Store",
+    "UnknownKB",
+    "WikiKVError",
+    "open_store",
+]

@@ -1,0 +1,325 @@
+"""The ``wikikv`` command line: one thin command per library call.
+
+Every command takes ``--store URL`` (env ``WIKIKV_STORE``, default ``./wikikv-data``), ``--kb NAME``
+(env ``WIKIKV_KB``) and ``--json``; WikiKV errors print as one ``Error: ...`` line (exit code 1).
+Commands of other areas live in ``wikikv.interfaces.commands.<area>`` and are wired in through
+:data:`REGISTRATIONS`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+import click
+import yaml
+
+from wikikv import __version__, pages_md
+from wikikv.errors import NotFound
+from wikikv.interfaces.common import (
+    WikiKVGroup,
+    emit,
+    fail,
+    json_option,
+    open_cli_store,
+    open_kb,
+    store_option,
+    store_options,
+    to_builtins,
+)
+from wikikv.store.backends.base import ANY
+from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
+
+
+@click.group(cls=WikiKVGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="wikikv", message="%(prog)s %(version)s")
+def main() -> None:
+    """WikiKV: LLM-curated hierarchical knowledge bases on a path-indexed key-value store.
+
+    Example: wikikv demo
+    """
+
+
+# ----------------------------------------------------------------------------- store and kb
+@main.command(short_help="Create the store and a kb.")
+@store_options
+@json_option
+def init(store_url: str, kb_name: str, as_json: bool) -> None:
+    """Create the store (if needed) and a kb in it.
+
+    Example: wikikv init --store ./wikikv-data --kb notes
+    """
+    store = open_cli_store(store_url)
+    created = not store.has_kb(kb_name)
+    store.create_kb(kb_name, exist_ok=True)
+    result = {"store": store.backend.describe(), "kb": kb_name, "created": created}
+    verb = "Created" if created else "Already present:"
+    emit(result, as_json, f"{verb} kb {kb_name!r} in {store.backend.describe()}")
+
+
+@main.command(short_help="Copy the whole store to DEST, consistently.")
+@store_options
+@json_option
+@click.argument("dest", type=click.Path(file_okay=False, writable=True))
+def backup(store_url: str, kb_name: str, as_json: bool, dest: str) -> None:
+    """Write a consistent, compacted copy of the whole store (every kb, whatever --kb says) to
+    an empty directory DEST, safe while readers and writers run.
+
+    Example: wikikv backup /tmp/wikikv-backup
+    """
+    store = open_cli_store(store_url)
+    path = store.backup(dest)
+    emit({"backup": str(path)}, as_json, f"Backed up {store.backend.describe()} to {path}")
+
+
+# ----------------------------------------------------------------------------- reads
+@main.command(short_help="List a directory.")
+@store_options
+@json_option
+@click.argument("path", default="/")
+@click.option("--page", type=click.IntRange(min=0), default=None, help="Listing page (0 first).")
+@click.option("--all", "all_pages", is_flag=True, help="Every page of a large directory.")
+def ls(
+    store_url: str, kb_name: str, as_json: bool, path: str, page: int | None, all_pages: bool
+) -> None:
+    """List the sub-directories and pages of the directory PATH (default /).
+
+    Example: wikikv ls /people --kb demo
+    """
+    if page is not None and all_pages:
+        raise click.UsageError("--page and --all cannot be used together")
+    kb = open_kb(store_url, kb_name)
+    listing = kb.ls_all(path) if all_pages else kb.ls(path, page or 0)
+    result = {
+        "path": listing.path,
+        "page": listing.page,
+        "pages": listing.pages,
+        "entry_count": listing.record.meta.entry_count,
+        "sub_dirs": listing.sub_dirs,
+        "files": listing.files,
+        "text": listing.text,
+    }
+
+    def human() -> None:
+        for name in listing.sub_dirs:
+            click.echo(f"{name}/")
+        for name in listing.files:
+            click.echo(name)
+        if listing.pages > 1 and not all_pages:
+            click.echo(
+                f"(page {listing.page} of 0..{listing.pages - 1}; use --page N or --all)", err=True
+            )
+
+    emit(result, as_json, human)
+
+
+@main.command(short_help="Print a page (Markdown with front matter).")
+@store_options
+@json_option
+@click.argument("path")
+def get(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
+    """Print the page at PATH as Markdown with YAML front matter (the record with --json).
+
+    Example: wikikv get "/people/Lu Xun" --kb demo
+    """
+    kb = open_kb(store_url, kb_name)
+    rec = kb.get(path)
+    if rec is None:
+        raise NotFound(f"no page or directory at {kb.norm(path)!r} in kb {kb_name!r}")
+    if rec.path != kb.norm(path) and not as_json:
+        click.echo(f"(redirected from {kb.norm(path)} to {rec.path})", err=True)
+    if isinstance(rec, FileRecord):
+        text = pages_md.render(rec)
+    elif isinstance(rec, DirRecord):
+        text = pages_md.render_dir(rec)
+    else:  # pragma: no cover - kb.get follows redirects
+        text = str(to_builtins(rec))
+    emit(rec, as_json, lambda: click.echo(text, nl=not text.endswith("\n")))
+
+
+@main.command(short_help="Find paths or page names by prefix.")
+@store_options
+@json_option
+@click.argument("text")
+@click.option("--names", is_flag=True, help="Match page names, titles and aliases (case-folded).")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+def prefix(store_url: str, kb_name: str, as_json: bool, text: str, names: bool, limit: int) -> None:
+    """Find paths starting with TEXT, or with --names, pages whose name or alias starts with it.
+
+    \b
+    Example:
+      wikikv prefix /people/Lu --kb demo
+      wikikv prefix --names sherlock --kb demo
+    """
+    kb = open_kb(store_url, kb_name)
+    if names:
+        hits = kb.find_names(text, limit)
+        emit(
+            [{"name": h.name, "path": h.path} for h in hits],
+            as_json,
+            "\n".join(f"{h.name}\t{h.path}" for h in hits),
+        )
+        return
+    paths = kb.prefix(text, limit)
+    emit(paths, as_json, "\n".join(paths))
+
+
+@main.command(short_help="Show the audit trail, newest first.")
+@store_options
+@json_option
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--path", "path_prefix", default=None, help="Only entries under this path prefix.")
+def audit(store_url: str, kb_name: str, as_json: bool, limit: int, path_prefix: str | None) -> None:
+    """Show the kb's audit trail, newest first: who changed which path, from which version.
+
+    Example: wikikv audit --limit 10 --path /people --kb demo
+    """
+    kb = open_kb(store_url, kb_name)
+    entries = kb.audit(limit, path_prefix)
+
+    def human() -> None:
+        for e in entries:
+            when = dt.datetime.fromtimestamp(e.ts, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+            detail = f"  {e.detail}" if e.detail else ""
+            click.echo(
+                f"{when}  {e.actor}  {e.op:<8} {e.path}  v{e.old_version}->v{e.new_version}{detail}"
+            )
+
+    emit(entries, as_json, human)
+
+
+# ----------------------------------------------------------------------------- writes
+@main.command(short_help="Write a page from a Markdown file.")
+@store_options
+@json_option
+@click.argument("path")
+@click.argument("file", type=click.File("rb"))
+@click.option(
+    "--expect",
+    type=int,
+    default=None,
+    help="Write only if the page is at this version (0: only if it does not exist).",
+)
+def put(
+    store_url: str, kb_name: str, as_json: bool, path: str, file: BinaryIO, expect: int | None
+) -> None:
+    """Write the page at PATH from FILE, Markdown with YAML front matter (title, aliases, tags,
+    summary, sources, type); FILE '-' reads stdin.
+
+    Example: wikikv put "/people/Lu Xun" lu-xun.md --kb notes
+    """
+    name = str(getattr(file, "name", "-"))
+    origin = "stdin" if name in ("-", "<stdin>") else name
+    text = text_from_bytes(file.read(), origin)
+    body, meta = pages_md.parse(text, origin)
+    kb = open_kb(store_url, kb_name)
+    rec = kb.put(path, body, meta, expect=ANY if expect is None else expect)
+    emit(
+        {"path": rec.path, "version": rec.version},
+        as_json,
+        f"Wrote {rec.path} (version {rec.version})",
+    )
+
+
+@main.command(short_help="Delete a page or directory.")
+@store_options
+@json_option
+@click.argument("path")
+@click.option("-r", "--recursive", is_flag=True, help="Delete a directory and everything in it.")
+def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool) -> None:
+    """Delete the page or directory at PATH (a non-empty directory needs -r).
+
+    Example: wikikv rm -r /drafts --kb notes
+    """
+    kb = open_kb(store_url, kb_name)
+    p = kb.norm(path)
+    kb.delete(p, recursive=recursive)
+    emit({"deleted": p}, as_json, f"Deleted {p}")
+
+
+@main.command(short_help="Move a page or directory.")
+@store_options
+@json_option
+@click.argument("src")
+@click.argument("dst")
+@click.option("--no-redirect", is_flag=True, help="Do not leave redirects at the old paths.")
+def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redirect: bool) -> None:
+    """Move the page or directory SRC to DST, leaving redirects so old links keep working.
+
+    Example: wikikv mv "/people/Lu Xun" "/writers/Lu Xun" --kb notes
+    """
+    kb = open_kb(store_url, kb_name)
+    s, d = kb.norm(src), kb.norm(dst)
+    kb.move(s, d, redirect=not no_redirect)
+    emit(
+        {"moved": s, "to": d, "redirect": not no_redirect},
+        as_json,
+        f"Moved {s} -> {d}" + ("" if no_redirect else " (redirect left)"),
+    )
+
+
+@main.command(short_help="Check (and repair) a kb's consistency.")
+@store_options
+@json_option
+@click.option("--repair", is_flag=True, help="Fix what is found, without losing any page.")
+def fsck(store_url: str, kb_name: str, as_json: bool, repair: bool) -> None:
+    """Check a kb for dangling listings, orphan records and name-index drift; exit code 1 if
+    problems remain.
+
+    Example: wikikv fsck --repair --kb demo
+    """
+    try:
+        check = importlib.import_module("wikikv.store.fsck").fsck
+    except ImportError as exc:
+        fail(f"fsck is not available in this build ({exc})")
+    kb = open_kb(store_url, kb_name)
+    report = check(kb, repair)
+    found: dict[str, Any] = report.to_dict()
+    unrepaired = bool(found.get("unrepaired"))
+    if report.clean:
+        summary = f"fsck {kb_name}: {found.get('records', '?')} records, clean"
+    else:
+        details = {k: v for k, v in found.items() if v not in ([], None, "", 0, False)}
+        summary = yaml.safe_dump(details, allow_unicode=True, sort_keys=False).rstrip("\n")
+        if repair:
+            summary += "\n" + ("repair incomplete" if unrepaired else "repaired")
+    emit(found, as_json, summary)
+    if (not repair and not report.clean) or unrepaired:
+        raise SystemExit(1)
+
+
+@main.command(short_help="Load and tour the bundled sample wiki.")
+@store_option
+@json_option
+@click.option(
+    "--kb",
+    "kb_name",
+    default="demo",
+    show_default=True,
+    metavar="NAME",
+    help="Kb to (re)create for the demo; replaced if present.",
+)
+def demo(store_url: str, as_json: bool, kb_name: str) -> None:
+    """Load the bundled sample wiki (English and Chinese) into a fresh kb and show ls, get and
+    prefix on it.
+
+    Example: wikikv demo --store ./wikikv-data
+    """
+    from wikikv.interfaces.demo import run_demo
+
+    run_demo(store_url, kb_name, as_json)
+
+
+# ----------------------------------------------------------------------------- other areas
+# Each entry registers the commands of one area: a function ``register(main: click.Group)``
+# from ``wikikv.interfaces.commands.<area>``. Add a line here when an area gains commands, e.g.
+#     from wikikv.interfaces.commands import bench
+#     REGISTRATIONS.append(bench.register)
+from wikikv.interfaces.commands import bench, nav, query  # noqa: E402 - after main exists
+
+REGISTRATIONS: list[Callable[[click.Group], Any]] = [query.register, nav.register, bench.register]
+
+for _register in REGISTRATIONS:
+    _register(main)
