@@ -25,3 +25,21 @@ class StoreSettings:
     max_depth: int = MAX_DEPTH
     dir_page_entries: int = DIR_PAGE_ENTRIES
     lease_ttl: float = LEASE_TTL_SECONDS
+
+
+@dataclass(frozen=True)
+class CacheSettings:
+    """The cache tiers of an open store (WikiKV paper §V-C).
+
+    ``l1``: pin each opened kb's root and dimension records in process, pre-warmed and refreshed
+    on invalidation. ``l2_url``: a Redis (or ``redis+cluster://``) URL for the shared L2 of hot
+    records. ``follow``: learn of other processes' writes (Redis pub/sub with L2; otherwise by
+    following the audit trail every ``follow_interval`` seconds).
+    """
+
+    l1: bool = True
+    l2_url: str | None = None
+    l2_ttl_ms: int = 300_000
+    l2_capacity: int = 10_000
+    follow: bool = True
+    follow_interval: float = 0.005

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from wikikv.config import StoreSettings
+from wikikv.config import CacheSettings, StoreSettings
 from wikikv.errors import ConfigError, FormatError, KBExists, UnknownKB
 from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Delete, Put
@@ -42,10 +42,28 @@ def default_store_url() -> str:
 class Store:
     """A backend plus the kb registry. Open with :func:`open_store`."""
 
-    def __init__(self, backend: Backend, settings: StoreSettings | None = None) -> None:
-        self.backend = backend
+    def __init__(
+        self,
+        backend: Backend,
+        settings: StoreSettings | None = None,
+        cache: CacheSettings | None = None,
+    ) -> None:
         self.settings = settings or StoreSettings()
         self._known: dict[str, KnowledgeBase] = {}
+        self._followers: list[object] = []
+        self.cache_settings = cache
+        if cache is not None:
+            from wikikv.cache.l2 import L2Cache
+            from wikikv.cache.tiers import CachedBackend
+
+            l2 = (L2Cache(cache.l2_url, ttl_ms=cache.l2_ttl_ms, capacity=cache.l2_capacity)
+                  if cache.l2_url else None)
+            backend = CachedBackend(backend, l2=l2, l1=cache.l1)
+            if l2 is not None and cache.follow:
+                from wikikv.cache.invalidation import RedisSubscriber
+
+                self._followers.append(RedisSubscriber(backend, l2).start())
+        self.backend = backend
         self._check_format()
 
     def _check_format(self) -> None:
@@ -98,6 +116,7 @@ class Store:
         kb.mkdir("/", overview)  # the root first, then the registry entry that advertises it
         self.backend.put_if(kb_registry_key(name), _enc.encode(KBInfo(now())))
         self._known[name] = kb
+        self._warm(name)
         return kb
 
     def kb(self, name: str) -> KnowledgeBase:
@@ -109,7 +128,22 @@ class Store:
             raise UnknownKB(name, self.kbs())
         kb = KnowledgeBase(self, name)
         self._known[name] = kb
+        self._warm(name)
         return kb
+
+    def _warm(self, name: str) -> None:
+        """With caching on: pin the kb's root and dimensions in L1 and follow its writes."""
+        from wikikv.cache.tiers import CachedBackend
+
+        if not isinstance(self.backend, CachedBackend) or self.cache_settings is None:
+            return
+        self.backend.pin_kb(name)
+        if self.cache_settings.follow and self.backend.l2 is None:
+            from wikikv.cache.invalidation import AuditFollower
+
+            self._followers.append(
+                AuditFollower(self.backend, [name], self.cache_settings.follow_interval).start()
+            )
 
     def drop_kb(self, name: str) -> int:
         """Delete a kb and every key under it; returns the number of keys deleted."""
@@ -137,6 +171,9 @@ class Store:
         return result
 
     def close(self) -> None:
+        for follower in self._followers:
+            follower.stop()  # type: ignore[attr-defined]
+        self._followers.clear()
         self.backend.close()
 
     def __enter__(self) -> Store:
@@ -146,9 +183,14 @@ class Store:
         self.close()
 
 
-def open_store(url: str | None = None, settings: StoreSettings | None = None) -> Store:
-    """Open the store a URL names (default: ``$WIKIKV_STORE`` or ``./wikikv-data``)."""
-    return Store(open_backend(url or default_store_url()), settings)
+def open_store(
+    url: str | None = None,
+    settings: StoreSettings | None = None,
+    cache: CacheSettings | None = None,
+) -> Store:
+    """Open the store a URL names (default: ``$WIKIKV_STORE`` or ``./wikikv-data``), optionally
+    behind the cache tiers."""
+    return Store(open_backend(url or default_store_url()), settings, cache)
 
 
 __all__ = ["FORMAT_VERSION", "Put", "Store", "open_store"]
