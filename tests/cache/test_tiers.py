@@ -41,7 +41,7 @@ class TestCachedBackendL1(BackendTests):
 
     @pytest.fixture
     def backend(self) -> Iterator[Backend]:
-        yield CachedBackend(MemoryBackend())
+        return CachedBackend(MemoryBackend())
 
     def raw_get(self, backend: Backend, key: bytes) -> tuple[int, bytes] | None:
         assert isinstance(backend, CachedBackend)
@@ -105,7 +105,8 @@ def test_cache_never_serves_one_tenants_page_to_another() -> None:
     assert a.keys.node("/notes/secret") != b.keys.node("/notes/secret")
     for _ in range(3):
         ra, rb = a.get("/notes/secret"), b.get("/notes/secret")
-        assert ra is not None and rb is not None
+        assert ra is not None
+        assert rb is not None
         assert (ra.text, rb.text) == ("A's secret", "B's note")
         assert a.ls("/notes").record.path == b.ls("/notes").record.path == "/notes"
 

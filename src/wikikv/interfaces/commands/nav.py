@@ -41,13 +41,29 @@ def register(main: click.Group) -> None:
     @main.command("nav")
     @store_options
     @json_option
-    @click.option("--budget", "budget_ms", type=float, default=50.0, show_default=True,
-                  help="Wall-clock budget in milliseconds.")
-    @click.option("--max-reads", type=int, default=None,
-                  help="Budget as a count of reads (machine-independent).")
+    @click.option(
+        "--budget",
+        "budget_ms",
+        type=float,
+        default=50.0,
+        show_default=True,
+        help="Wall-clock budget in milliseconds.",
+    )
+    @click.option(
+        "--max-reads",
+        type=int,
+        default=None,
+        help="Budget as a count of reads (machine-independent).",
+    )
     @click.argument("query", nargs=-1, required=True)
-    def nav_cmd(store_url: str, kb_name: str, as_json: bool, budget_ms: float,
-                max_reads: int | None, query: tuple[str, ...]) -> None:
+    def nav_cmd(
+        store_url: str,
+        kb_name: str,
+        as_json: bool,
+        budget_ms: float,
+        max_reads: int | None,
+        query: tuple[str, ...],
+    ) -> None:
         """Navigate the wiki for QUERY within a budget, coarse results first (root overview,
         dimensions, entity pages, then digests and articles), streamed as they are found.
 
@@ -64,15 +80,27 @@ def register(main: click.Group) -> None:
     @main.command("ask")
     @store_options
     @json_option
-    @click.option("--llm", type=click.Choice(["offline", "openai"]), default="offline",
-                  show_default=True, envvar="WIKIKV_LLM",
-                  help="offline: cited evidence from nav; openai: the agent loop against "
-                  "WIKIKV_LLM_BASE_URL / WIKIKV_LLM_MODEL (key in WIKIKV_LLM_API_KEY).")
+    @click.option(
+        "--llm",
+        type=click.Choice(["offline", "openai"]),
+        default="offline",
+        show_default=True,
+        envvar="WIKIKV_LLM",
+        help="offline: cited evidence from nav; openai: the agent loop against "
+        "WIKIKV_LLM_BASE_URL / WIKIKV_LLM_MODEL (key in WIKIKV_LLM_API_KEY).",
+    )
     @click.option("--max-reads", type=int, default=24, show_default=True)
     @click.option("--no-direct", is_flag=True, help="Never answer directly from one page.")
     @click.argument("question", nargs=-1, required=True)
-    def ask_cmd(store_url: str, kb_name: str, as_json: bool, llm: str, max_reads: int,
-                no_direct: bool, question: tuple[str, ...]) -> None:
+    def ask_cmd(
+        store_url: str,
+        kb_name: str,
+        as_json: bool,
+        llm: str,
+        max_reads: int,
+        no_direct: bool,
+        question: tuple[str, ...],
+    ) -> None:
         """Answer QUESTION with citations: directly from a compiled page when safe, else with
         the LLM agent (wiki_search / wiki_read tools) or, offline, from nav's evidence.
 
@@ -85,8 +113,13 @@ def register(main: click.Group) -> None:
 
             provider = OpenAICompatProvider.from_env()
         try:
-            answer = ask(kb, " ".join(question), provider, Budget(ms=500.0, max_reads=max_reads),
-                         allow_direct=not no_direct)
+            answer = ask(
+                kb,
+                " ".join(question),
+                provider,
+                Budget(ms=500.0, max_reads=max_reads),
+                allow_direct=not no_direct,
+            )
         finally:
             if provider is not None:
                 provider.close()

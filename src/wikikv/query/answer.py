@@ -1,0 +1,292 @@
+"""ask(question): answers with citations — direct from a compiled page, by the LLM agent loop, or
+(offline) as the ranked, cited evidence that nav gathered.
+
+Direct answers (L1 whitepaper): when alias/name matching and search agree on one page, that page
+passed lint, and it is newer than every source it cites, its summary and facts are the answer —
+``from_wiki: true``, no LLM tokens. Otherwise the question falls through.
+
+The agent loop (LLM-Wiki paper §3.2): the model calls wiki_search / wiki_read — the only tools it
+has; none writes — at most ``MAX_TOOL_CALLS`` times, stops after ``MAX_EMPTY_SEARCHES``
+consecutive empty searches, and must read at least one page before it may answer. Tool results
+go back as JSON data in tool messages; page text is data, never instructions, and nothing in it
+can add a tool or lift a limit.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikikv.errors import LLMError, LLMOutputError
+from wikikv.llm.jsonschema_lite import validate
+from wikikv.llm.prompts import AGENT_TOOLS, ANSWER_SCHEMA, DATA_POLICY, context_block, role
+from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
+from wikikv.query.budget import Budget
+from wikikv.query.nav import NavResult, nav
+from wikikv.query.ops import wiki_read, wiki_search
+from wikikv.search import search
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.keys import fold_name
+from wikikv.store.records import FileRecord
+
+MAX_TOOL_CALLS = 15
+MAX_EMPTY_SEARCHES = 3
+MAX_TURNS = 24  # model turns, including ones that made no valid call
+TOOL_RESULT_CHARS = 6000
+
+
+@dataclass
+class Citation:
+    path: str
+    quote: str = ""
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    mode: str  # "direct", "agent" or "evidence"
+    from_wiki: bool = False
+    citations: list[Citation] = field(default_factory=list)
+    evidence: list[NavResult] = field(default_factory=list)
+    tool_calls: int = 0
+    pages_read: list[str] = field(default_factory=list)
+    llm_calls: int = 0
+    tokens: int = 0
+    elapsed_ms: float = 0.0
+    stopped_because: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "mode": self.mode,
+            "from_wiki": self.from_wiki,
+            "citations": [{"path": c.path, "quote": c.quote} for c in self.citations],
+            "evidence": [r.to_dict() for r in self.evidence],
+            "tool_calls": self.tool_calls,
+            "pages_read": self.pages_read,
+            "llm_calls": self.llm_calls,
+            "tokens": self.tokens,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "stopped_because": self.stopped_because,
+        }
+
+
+# ------------------------------------------------------------------ direct
+def direct_page(kb: KnowledgeBase, question: str) -> FileRecord | None:
+    """The one page the question maps to, when name matching and search agree and the page is
+    fit to answer from (lint passed, newer than its sources); else None."""
+    hits = search(kb, question, limit=5)
+    hits = [h for h in hits if not h.path.startswith("/sources")]
+    if not hits:
+        return None
+    folded_q = fold_name(question)
+    named = []
+    for hit in hits:
+        rec = kb.get(hit.path)
+        if not isinstance(rec, FileRecord):
+            continue
+        names = [rec.meta.title, *rec.meta.aliases]
+        if any(n and len(fold_name(n)) >= 2 and fold_name(n) in folded_q for n in names):
+            named.append(rec)
+    if len(named) != 1 or named[0].path != hits[0].path:
+        return None  # no agreement, or more than one page is named
+    page = named[0]
+    if page.meta.lint_status != "passed":
+        return None
+    for src in page.meta.sources:
+        source = kb.get(src)
+        if source is None or (
+            isinstance(source, FileRecord) and source.meta.updated_at > page.meta.updated_at
+        ):
+            return None
+    return page
+
+
+def _direct(page: FileRecord, question: str, started: float) -> Answer:
+    text = page.meta.summary or page.text.split("\n\n", 1)[0]
+    return Answer(
+        question=question,
+        answer=text,
+        mode="direct",
+        from_wiki=True,
+        citations=[Citation(page.path)] + [Citation(s) for s in page.meta.sources],
+        pages_read=[page.path],
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        stopped_because="direct answer",
+    )
+
+
+# ----------------------------------------------------------------- offline
+def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: float) -> Answer:
+    results = list(nav(kb, question, budget))
+    fine = [r for r in results if r.granularity >= 2]
+    best = fine[0] if fine else (results[-1] if results else None)
+    text = ""
+    if best is not None:
+        text = best.text.strip().split("\n\n", 1)[0][:600]
+    cites: list[Citation] = []
+    for r in fine:
+        cites.append(Citation(r.path))
+        cites.extend(Citation(s) for s in r.sources if all(c.path != s for c in cites))
+    return Answer(
+        question=question,
+        answer=text,
+        mode="evidence",
+        citations=cites,
+        evidence=results,
+        pages_read=[r.path for r in results],
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        stopped_because="budget" if not budget.allows() else "evidence gathered",
+    )
+
+
+# ------------------------------------------------------------------- agent
+class _Agent:
+    def __init__(self, kb: KnowledgeBase, provider: ChatProvider, question: str) -> None:
+        self.kb = kb
+        self.provider = provider
+        self.question = question
+        self.calls = 0
+        self.empty = 0
+        self.read: list[str] = []
+        self.llm_calls = 0
+        self.tokens = 0
+        prompt = role("agent")
+        schema = json.dumps(ANSWER_SCHEMA, sort_keys=True)
+        self.messages = [
+            ChatMessage(
+                "system",
+                f"{prompt.system}\n\n{DATA_POLICY}\n\nYour final answer is a "
+                f"JSON object valid against this schema:\n{schema}",
+            ),
+            ChatMessage("user", f"{prompt.instructions}\n\n{context_block('query', question)}"),
+        ]
+
+    def run(self) -> tuple[dict[str, Any] | None, str]:
+        for _ in range(MAX_TURNS):
+            if self.calls >= MAX_TOOL_CALLS:
+                return None, f"tool-call limit ({MAX_TOOL_CALLS})"
+            if self.empty >= MAX_EMPTY_SEARCHES:
+                return None, f"{MAX_EMPTY_SEARCHES} empty searches in a row"
+            reply, usage = self.provider.chat(self.messages, AGENT_TOOLS)
+            self.llm_calls += 1
+            self.tokens += usage.total_tokens
+            self.messages.append(reply)
+            if reply.tool_calls:
+                for call in reply.tool_calls:
+                    if self.calls >= MAX_TOOL_CALLS:
+                        self._tool_reply(call, {"error": "tool-call limit reached; answer now"})
+                        continue
+                    self.calls += 1
+                    self._tool_reply(call, self._run_tool(call))
+                continue
+            final = self._final(reply.content or "")
+            if final is not None:
+                return final, "answered"
+        return None, f"turn limit ({MAX_TURNS})"
+
+    def _final(self, content: str) -> dict[str, Any] | None:
+        if not self.read:
+            self.messages.append(
+                ChatMessage("user", "Read at least one page with wiki_read before answering.")
+            )
+            return None
+        try:
+            data = json.loads(content)
+            problems = validate(data, ANSWER_SCHEMA)
+        except ValueError as exc:
+            problems = [str(exc)]
+        if problems:
+            self.messages.append(
+                ChatMessage(
+                    "user",
+                    f"That answer is not valid JSON for the schema ({'; '.join(problems)[:300]}). "
+                    "Reply with the JSON object only.",
+                )
+            )
+            return None
+        return data  # type: ignore[no-any-return]
+
+    def _tool_reply(self, call: ToolCall, result: dict[str, Any]) -> None:
+        text = json.dumps(result, ensure_ascii=False)
+        if len(text) > TOOL_RESULT_CHARS:
+            text = text[:TOOL_RESULT_CHARS] + '…"}'
+        self.messages.append(ChatMessage("tool", text, tool_call_id=call.id, name=call.name))
+
+    def _run_tool(self, call: ToolCall) -> dict[str, Any]:
+        try:
+            args = call.parsed_arguments()
+        except LLMOutputError as exc:
+            return {"error": str(exc)}
+        if call.name == "wiki_search":
+            query = args.get("query")
+            if not isinstance(query, str) or not query.strip():
+                return {"error": "wiki_search needs a non-empty string 'query'"}
+            hits = wiki_search(self.kb, query[:500], limit=8)
+            self.empty = 0 if hits else self.empty + 1
+            return {"data": hits}
+        if call.name == "wiki_read":
+            paths = args.get("paths")
+            if (
+                not isinstance(paths, list)
+                or not paths
+                or not all(isinstance(p, str) for p in paths)
+            ):
+                return {"error": "wiki_read needs 'paths', a non-empty list of strings"}
+            try:
+                pages = wiki_read(self.kb, paths[:20])
+            except Exception as exc:  # noqa: BLE001 - bad paths are the model's error, reported back
+                return {"error": f"wiki_read failed: {exc}"}
+            self.read.extend(p for p in paths[:20] if p not in self.read)
+            return {"data": pages}
+        return {"error": f"unknown tool {call.name!r}; the tools are wiki_search and wiki_read"}
+
+
+def ask(
+    kb: KnowledgeBase,
+    question: str,
+    provider: ChatProvider | None = None,
+    budget: Budget | None = None,
+    *,
+    allow_direct: bool = True,
+) -> Answer:
+    """Answer ``question``: directly from a page when safe, else by the agent (with a provider)
+    or as nav's cited evidence (offline)."""
+    started = time.perf_counter()
+    if allow_direct:
+        page = direct_page(kb, question)
+        if page is not None:
+            return _direct(page, question, started)
+    if provider is None:
+        return evidence_answer(kb, question, budget or Budget(ms=200.0, max_reads=24), started)
+    agent = _Agent(kb, provider, question)
+    try:
+        final, why = agent.run()
+    except LLMError as exc:
+        final, why = None, f"LLM failed: {exc}"
+    if final is None:
+        fallback = evidence_answer(kb, question, budget or Budget(ms=200.0, max_reads=24), started)
+        fallback.tool_calls, fallback.llm_calls, fallback.tokens = (
+            agent.calls,
+            agent.llm_calls,
+            agent.tokens,
+        )
+        fallback.stopped_because = f"agent stopped: {why}; answered with nav evidence"
+        return fallback
+    cites = [Citation(c["source_id"], c["quote"]) for c in final.get("citations", [])]
+    return Answer(
+        question=question,
+        answer=final.get("answer", ""),
+        mode="agent",
+        citations=cites,
+        tool_calls=agent.calls,
+        pages_read=agent.read,
+        llm_calls=agent.llm_calls,
+        tokens=agent.tokens,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+        stopped_because="insufficient evidence" if final.get("insufficient") else why,
+    )

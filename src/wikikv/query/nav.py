@@ -1,0 +1,302 @@
+"""Q3 nav(query, budget): the anytime, budgeted navigation operator (WikiKV paper, Algorithm 1).
+
+Results stream in order of increasing granularity — the root overview, then dimension summaries,
+then entity pages, then digests and articles — so any prefix of the stream is a valid, coarser
+answer. The plan:
+
+1. Read the root and emit its overview (always; it is the coarsest answer).
+2. Classify: enumeration questions ("which ...", "list ...", "有哪些") are answered from a listing.
+3. Phase 1: one search call picks candidate paths (no per-level descent).
+4. Phase 2: targeted reads of the candidates; when NeedsDeeper says a page does not cover the
+   query, expand one level along its wikilinks and cited sources — how multi-hop questions are
+   answered.
+
+The budget is checked before every read, search or LLM call; a count budget is never overrun by
+more than the single step in flight.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from wikikv.query.budget import Budget
+from wikikv.search import search as search_pages
+from wikikv.search import tokenize
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.paths import ROOT, segments, unescape_segment
+from wikikv.store.records import DirRecord, FileRecord
+
+LEVELS = {"index": 0, "dimension": 1, "entity": 2, "digest": 3, "article": 4}
+SOURCES = "/sources"
+ARTICLES = "/sources/articles/"
+DIGESTS = "/sources/digests/"
+
+_ENUM_EN = re.compile(
+    r"^\s*(which|list|name (all|the)|enumerate|what (are|were) (all |the )?(the )?\w+s\b)", re.I
+)
+_ENUM_ZH = re.compile(r"(有哪些|哪些|列举|列出|都有什么|有什么)")
+
+NeedsDeeper = Callable[[str, FileRecord], bool]
+
+
+@dataclass
+class NavResult:
+    """One streamed result."""
+
+    level: str
+    path: str
+    title: str
+    text: str
+    score: float
+    elapsed_ms: float
+    reason: str = ""
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def granularity(self) -> int:
+        return LEVELS[self.level]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "level": self.level,
+            "path": self.path,
+            "title": self.title,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "reason": self.reason,
+            "sources": list(self.sources),
+        }
+
+
+def classify(query: str) -> str:
+    """``enumeration`` for list-style questions, else ``lookup``."""
+    if _ENUM_EN.search(query) or _ENUM_ZH.search(query):
+        return "enumeration"
+    return "lookup"
+
+
+def level_of(path: str, rec: object) -> str:
+    if path == ROOT:
+        return "index"
+    if path.startswith(ARTICLES):
+        return "article"
+    if path.startswith(DIGESTS):
+        return "digest"
+    if isinstance(rec, DirRecord):
+        return "dimension"
+    return "entity"
+
+
+def coverage(query: str, text: str) -> float:
+    """Share of the query's content terms that the text contains (extractive NeedsDeeper)."""
+    q = set(tokenize(query))
+    if not q:
+        return 1.0
+    return len(q & set(tokenize(text))) / len(q)
+
+
+def extractive_needs_deeper(threshold: float = 0.75) -> NeedsDeeper:
+    def needs(query: str, page: FileRecord) -> bool:
+        return coverage(query, page.text) < threshold
+
+    return needs
+
+
+def _title(rec: FileRecord | DirRecord) -> str:
+    if isinstance(rec, FileRecord) and rec.meta.title:
+        return rec.meta.title
+    return unescape_segment(rec.name) or "index"
+
+
+def _dimension_of(path: str) -> str | None:
+    segs = segments(path)
+    if len(segs) < 2 or path.startswith(SOURCES + "/"):
+        return None
+    return "/" + segs[0]
+
+
+class _Nav:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        query: str,
+        budget: Budget,
+        needs_deeper: NeedsDeeper,
+        candidates: int,
+        expand: int,
+    ) -> None:
+        self.kb = kb
+        self.query = query
+        self.budget = budget
+        self.needs_deeper = needs_deeper
+        self.candidates = candidates
+        self.expand = expand
+        self.seen: set[str] = set()
+        self.qterms = set(tokenize(query))
+
+    def emit(
+        self,
+        level: str,
+        rec: FileRecord | DirRecord,
+        score: float,
+        reason: str,
+        text: str | None = None,
+    ) -> NavResult:
+        self.seen.add(rec.path)
+        sources = list(rec.meta.sources) if isinstance(rec, FileRecord) else []
+        return NavResult(
+            level,
+            rec.path,
+            _title(rec),
+            rec.text if text is None else text,
+            score,
+            self.budget.elapsed_ms(),
+            reason,
+            sources,
+        )
+
+    def read(self, path: str) -> FileRecord | DirRecord | None:
+        """One budgeted read; None when the budget is spent or the record is gone."""
+        if not self.budget.allows(reads=1):
+            return None
+        self.budget.charge(reads=1)
+        rec = self.kb.get(path)
+        return rec if isinstance(rec, (FileRecord, DirRecord)) else None
+
+    def dimension_text(self, rec: DirRecord) -> str:
+        names = [unescape_segment(n) for n in rec.sub_dirs + rec.files]
+        head = rec.text.strip()
+        listing = ", ".join(names[:50]) + (f" … ({len(names)} in all)" if len(names) > 50 else "")
+        return f"{head}\n\n{_title(rec)}: {listing}" if head else f"{_title(rec)}: {listing}"
+
+    def run(self) -> Iterator[NavResult]:
+        self.budget.charge(reads=1)  # the root is always read: the coarsest valid answer
+        root = self.kb.get(ROOT)
+        if not isinstance(root, DirRecord):
+            return
+        yield self.emit("index", root, 1.0, "root overview", self.dimension_text(root))
+        if classify(self.query) == "enumeration":
+            yield from self.enumerate(root)
+        else:
+            yield from self.lookup()
+
+    # ------------------------------------------------------- enumeration
+    def enumerate(self, root: DirRecord) -> Iterator[NavResult]:
+        """Answer from a listing: the best-matching dimension (or directory), then its pages."""
+        best, best_score = None, 0.0
+        for name in root.sub_dirs:
+            if name == "sources":
+                continue
+            overlap = len(self.qterms & set(tokenize(unescape_segment(name))))
+            if overlap > best_score:
+                best, best_score = name, float(overlap)
+        target = "/" + best if best else None
+        if target is None and self.budget.allows(reads=1):
+            self.budget.charge(reads=1)
+            for hit in search_pages(self.kb, self.query, limit=self.candidates):
+                dim = _dimension_of(hit.path)
+                if dim:
+                    target = dim
+                    break
+        if target is None:
+            return
+        rec = self.read(target)
+        if not isinstance(rec, DirRecord):
+            return
+        yield self.emit("dimension", rec, 1.0, "enumeration: listing", self.dimension_text(rec))
+        for child in rec.files:
+            page = self.read(rec.path + "/" + child)
+            if page is None:
+                if not self.budget.allows(reads=1):
+                    return
+                continue  # skip-on-miss
+            if isinstance(page, FileRecord):
+                yield self.emit("entity", page, 0.5, f"listed under {rec.path}")
+
+    # ------------------------------------------------------------ lookup
+    def lookup(self) -> Iterator[NavResult]:
+        if not self.budget.allows(reads=1):
+            return
+        self.budget.charge(reads=1)  # Phase 1: one search call
+        hits = search_pages(self.kb, self.query, limit=self.candidates)
+        entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
+        source_hits = [h for h in hits if h.path.startswith(SOURCES)]
+        # Dimension summaries of the regions the candidates fall in.
+        dims: list[str] = []
+        for h in entity_hits:
+            d = _dimension_of(h.path)
+            if d and d not in dims:
+                dims.append(d)
+        for d in dims[:2]:
+            rec = self.read(d)
+            if isinstance(rec, DirRecord):
+                yield self.emit(
+                    "dimension", rec, 0.0, "region of the candidates", self.dimension_text(rec)
+                )
+        # Phase 2a: entity pages, expanding one level along wikilinks when a page falls short.
+        queue: list[tuple[str, float, str]] = [
+            (h.path, h.score, "search: " + "; ".join(h.why)) for h in entity_hits
+        ]
+        cited: list[str] = []
+        i = 0
+        while i < len(queue):
+            path, score, reason = queue[i]
+            i += 1
+            if path in self.seen:
+                continue
+            rec = self.read(path)
+            if rec is None:
+                if not self.budget.allows(reads=1):
+                    break
+                continue
+            if not isinstance(rec, FileRecord):
+                continue
+            yield self.emit("entity", rec, score, reason)
+            cited.extend(s for s in rec.meta.sources if s not in cited)
+            if reason.startswith("search") and self.needs_deeper(self.query, rec):
+                for link in self.rank_links(rec)[: self.expand]:
+                    queue.append((link, score * 0.5, f"linked from {rec.path}"))
+        # Phase 2b: digests and articles — search hits first, then the sources pages cited.
+        order = [h.path for h in source_hits] + [_article_path(s) for s in cited]
+        for path in order:
+            if path in self.seen:
+                continue
+            rec = self.read(path)
+            if rec is None:
+                if not self.budget.allows(reads=1):
+                    return
+                continue
+            if isinstance(rec, FileRecord):
+                yield self.emit(level_of(path, rec), rec, 0.0, "source")
+
+    def rank_links(self, rec: FileRecord) -> list[str]:
+        """Wikilinked pages, those whose names share terms with the query first."""
+        links = [p for p in rec.meta.links if p not in self.seen]
+
+        def overlap(p: str) -> int:
+            return len(self.qterms & set(tokenize(unescape_segment(p.rsplit("/", 1)[-1]))))
+
+        return sorted(links, key=lambda p: -overlap(p))
+
+
+def _article_path(source: str) -> str:
+    return source if source.startswith("/") else ARTICLES + source
+
+
+def nav(
+    kb: KnowledgeBase,
+    query: str,
+    budget: Budget | None = None,
+    *,
+    needs_deeper: NeedsDeeper | None = None,
+    candidates: int = 8,
+    expand: int = 3,
+) -> Iterator[NavResult]:
+    """Stream results for ``query`` within ``budget`` (default: 50 ms), coarse to fine."""
+    b = budget if budget is not None else Budget(ms=50.0)
+    yield from _Nav(
+        kb, query, b, needs_deeper or extractive_needs_deeper(), candidates, expand
+    ).run()
