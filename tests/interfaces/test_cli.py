@@ -252,3 +252,15 @@ def test_version_and_module_entry_point() -> None:
         [sys.executable, "-m", "wikikv", "--help"], capture_output=True, text=True, check=True
     )
     assert "Usage: wikikv" in proc.stdout
+
+
+def test_put_rm_and_mv_keep_the_search_index_in_step(store_url: str, kb_with_page: Path) -> None:
+    def hits(query: str) -> list[str]:
+        out = ok(cli(store_url, "search", query, "--json")).stdout
+        return [h["path"] for h in json.loads(out)]
+
+    assert hits("Zhou Shuren") == ["/people/Lu Xun"]
+    ok(cli(store_url, "mv", "/people/Lu Xun", "/writers/Lu Xun"))
+    assert hits("Zhou Shuren") == ["/writers/Lu Xun"]
+    ok(cli(store_url, "rm", "-r", "/writers"))
+    assert hits("Zhou Shuren") == []

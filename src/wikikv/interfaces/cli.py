@@ -29,6 +29,7 @@ from wikikv.interfaces.common import (
     store_options,
     to_builtins,
 )
+from wikikv.search.sync import reindex, subtree
 from wikikv.store.backends.base import ANY
 from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
 
@@ -216,6 +217,7 @@ def put(
     body, meta = pages_md.parse(text, origin)
     kb = open_kb(store_url, kb_name)
     rec = kb.put(path, body, meta, expect=ANY if expect is None else expect)
+    reindex(kb, [], [rec.path])
     emit(
         {"path": rec.path, "version": rec.version},
         as_json,
@@ -235,7 +237,9 @@ def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool) 
     """
     kb = open_kb(store_url, kb_name)
     p = kb.norm(path)
+    gone = subtree(kb, p)
     kb.delete(p, recursive=recursive)
+    reindex(kb, gone, [])
     emit({"deleted": p}, as_json, f"Deleted {p}")
 
 
@@ -252,7 +256,9 @@ def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redir
     """
     kb = open_kb(store_url, kb_name)
     s, d = kb.norm(src), kb.norm(dst)
+    moved = subtree(kb, s)
     kb.move(s, d, redirect=not no_redirect)
+    reindex(kb, moved, [d + p[len(s):] for p in moved])
     emit(
         {"moved": s, "to": d, "redirect": not no_redirect},
         as_json,

@@ -191,6 +191,9 @@ class KnowledgeBase:
     def prefix(self, text: str, limit: int | None = None) -> list[str]:
         """Q4: paths whose text starts with ``text``, in order, by a range scan of the path index."""
         start, end = self.keys.path_range(text)
+        if limit is None:  # the common Q4 form: one comprehension, no per-item branching
+            found = [item.value.decode("utf-8") for _, item in self.backend.scan(start, end)]
+            return [full for full in found if full.startswith(text)]
         out: list[str] = []
         for _, item in self.backend.scan(start, end):
             full = item.value.decode("utf-8")
@@ -273,13 +276,19 @@ class KnowledgeBase:
             ops.append(Put(self.keys.path_index(path), path.encode("utf-8")))
         elif old_live and not new_live:
             ops.append(Delete(self.keys.path_index(path)))
-        old_names = set(names_of(old)) if old_live else set()  # type: ignore[arg-type]
+        # Compare by index key: names that fold alike ("foo", title "Foo") share one key, so a
+        # name dropped while its fold-twin stays must not delete the shared entry.
+        old_names = names_of(old) if old_live else []  # type: ignore[arg-type]
         new_names = names_of(new) if new is not None and new_live else []
-        for n in old_names - set(new_names):
-            ops.append(Delete(self.keys.name_index(n, path)))
+        old_keys = {self.keys.name_index(n, path) for n in old_names}
+        new_keys: dict[bytes, str] = {}
         for n in new_names:
-            if n not in old_names:
-                ops.append(Put(self.keys.name_index(n, path), _name_enc.encode((n, path))))
+            new_keys.setdefault(self.keys.name_index(n, path), n)
+        for k in old_keys - new_keys.keys():
+            ops.append(Delete(k))
+        for k, n in new_keys.items():
+            if k not in old_keys:
+                ops.append(Put(k, _name_enc.encode((n, path))))
         return ops
 
     def put(
@@ -563,6 +572,7 @@ class KnowledgeBase:
         self._check_ancestors(d, True)
         self._guard()
         olds = list(self.walk(s)) if isinstance(cur, DirRecord) else [s]
+        self._check_movable(s, d, olds)
         # Copy deepest first so every directory is written after the children it lists.
         for old in sorted(olds, key=lambda q: q.count("/"), reverse=True):
             new = d + old[len(s) :]
@@ -604,6 +614,16 @@ class KnowledgeBase:
                 self._commit(ops)
             else:
                 self._delete_node(old, oitem.version, orec, "move")
+
+    def _check_movable(self, s: str, d: str, olds: list[str]) -> None:
+        """Refuse, before anything is written, a move whose copies would break a rule: a new
+        path over the depth bound, or a directory with continuation pages (not supported)."""
+        for old in olds:
+            self.norm(d + old[len(s) :])
+            _, orec = self._raw(old)
+            if isinstance(orec, DirRecord) and orec.meta.pages > 0:
+                if len(self.ls_all(old)) > self.settings.dir_page_entries:
+                    raise DirectoryNotEmpty(f"moving a paged directory ({old!r}) is not supported")
 
     def _copy_node(self, rec: AnyRecord, new: str) -> None:
         item, cur = self._raw(new)
