@@ -1,0 +1,301 @@
+"""The compile pipeline's provider (:class:`~wikikv.llm.base.CompileProvider`) backed by an LLM.
+
+The judgment roles ask the model through role calls (:mod:`wikikv.llm.prompts`):
+
+* ``descriptor`` — the ``descriptor`` role on the sample (statistics given as a context block);
+* ``entities`` — the ``page`` role: the model names the entities of the document, their kinds
+  (constrained to the pipeline's kinds) and aliases; every occurrence of a name or alias in the
+  stored text becomes a mention with exact offsets, merged with the extractive mentions so the
+  corpus gazetteer's links are never lost;
+* ``needs_deeper`` and ``answer`` — the roles of the same names.
+
+The structural roles stay extractive, because their output must meet bounds by construction:
+``schema`` (one dimension per entity kind, within the fan-out bound) and ``digest`` (ranked
+sentences with exact offsets).
+
+A model answer that stays malformed after the provider's retries raises
+:class:`~wikikv.errors.LLMOutputError` (the pipeline reports the document and writes nothing for
+it), or, with ``fallback_on_output_error``, is replaced by the extractive analysis and recorded
+in ``failures``. Providers hold HTTP clients and locks: run LLM builds on threads (the HTTP provider's
+``map_concurrent`` or a thread pool), not in worker processes.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from wikikv.compile import entities as ents
+from wikikv.errors import LLMOutputError, WikiKVError
+from wikikv.llm.base import (
+    Answer,
+    Descriptor,
+    DocInput,
+    EntitiesOut,
+    MentionOut,
+    SentenceSpan,
+)
+from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.llm.prompts import PAGE_SCHEMA, ROLES, build_request
+from wikikv.llm.types import JSONObject, Provider, RoleRequest, Usage
+
+if TYPE_CHECKING:
+    from wikikv.llm.openai_compat import RoleResult
+
+KIND_HELP = {
+    "person": "people and characters",
+    "place": "places: cities, regions, countries, landmarks",
+    "org": "organizations: companies, schools, parties, bands, journals",
+    "work": "creative works: books, essays, films, albums, songs",
+    "event": "events: battles, wars, movements, elections, festivals",
+    "topic": "anything else: concepts, terms, other named things",
+}
+SAMPLE_CHARS = 2000
+
+
+def _page_schema() -> JSONObject:
+    """The page schema with each entity's dimension constrained to the pipeline's kinds."""
+    schema = copy.deepcopy(PAGE_SCHEMA)
+    entity = schema["properties"]["entities"]["items"]
+    entity["properties"]["dimension"] = {"type": "string", "enum": list(ents.KINDS)}
+    return schema
+
+
+class LLMCompileProvider(ExtractiveProvider):
+    """CompileProvider over any :class:`~wikikv.llm.types.Provider` (see the module docstring).
+
+    It *is* an :class:`ExtractiveProvider` (the structural roles, the corpus gazetteer given by
+    ``use_titles`` and Chinese POS tags are the extractive ones), so the pipeline drives it
+    exactly like the offline provider. The pipeline analyses documents one by one; call
+    :meth:`prefetch` on a chunk first to run its LLM calls concurrently.
+    """
+
+    def __init__(
+        self, llm: Provider, max_doc_chars: int = 24_000, fallback_on_output_error: bool = False
+    ) -> None:
+        """``fallback_on_output_error``: when the model's answer for a document stays malformed
+        or refused after the retries, use the extractive analysis for that document and record
+        the failure in :attr:`failures` (the build goes on and reports it) instead of raising
+        LLMOutputError. Transport failures (LLMError) and BudgetExceeded always raise."""
+        super().__init__()
+        self.fallback_on_output_error = fallback_on_output_error
+        self.failures: dict[str, str] = {}
+        self.llm = llm
+        self.name = llm.name
+        self.prompt_version = ROLES["page"].full_version
+        self.max_doc_chars = max_doc_chars
+        self._schema = _page_schema()
+        self._usage = Usage()
+        self._lock = threading.Lock()
+        self._ready: dict[tuple[str, str], JSONObject] = {}
+
+    def _call(self, request: RoleRequest) -> JSONObject:
+        value, usage = self.llm.complete_json(request)
+        self._add_usage(usage)
+        return value
+
+    def _add_usage(self, usage: Usage) -> None:
+        with self._lock:
+            self._usage = self._usage + usage
+
+    def usage(self) -> Usage:
+        with self._lock:
+            return self._usage
+
+    def _page_request(self, doc: DocInput) -> RoleRequest:
+        request = build_request(
+            "page",
+            [doc.text[: self.max_doc_chars]],
+            [doc.id],
+            context={
+                "title": doc.title,
+                "dimensions": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
+            },
+        )
+        return dataclasses.replace(request, schema=self._schema)
+
+    def prefetch(self, docs: Sequence[DocInput]) -> dict[str, WikiKVError]:
+        """Run the page calls of ``docs`` concurrently (the LLM provider's ``map_concurrent``
+        when it has one), keeping the answers for the :meth:`entities` calls that follow.
+        Returns the failures by document id (those documents fail again in ``entities``)."""
+        requests = [self._page_request(d) for d in docs]
+        mapper = getattr(self.llm, "map_concurrent", None)
+        failures: dict[str, WikiKVError] = {}
+        if mapper is None:
+            for doc, request in zip(docs, requests, strict=True):
+                try:
+                    self._keep(doc, self._call(request))
+                except WikiKVError as exc:
+                    failures[doc.id] = exc
+            return failures
+        results: list[RoleResult] = mapper(requests)
+        for doc, result in zip(docs, results, strict=True):
+            self._add_usage(result.usage)
+            if result.value is not None:
+                self._keep(doc, result.value)
+            elif result.error is not None:
+                failures[doc.id] = result.error
+        return failures
+
+    def _keep(self, doc: DocInput, value: JSONObject) -> None:
+        with self._lock:
+            self._ready[doc.id, doc.text] = value
+
+    # --- roles -------------------------------------------------------------------------------
+
+    def descriptor(
+        self,
+        sample: Sequence[DocInput],
+        kinds: dict[str, int],
+        top_entities: Sequence[str],
+        documents: int,
+    ) -> Descriptor:
+        base = super().descriptor(sample, kinds, top_entities, documents)
+        stats = {"documents": documents, "entity_kinds": kinds, "frequent_names": top_entities[:20]}
+        request = build_request(
+            "descriptor",
+            [f"{d.title}\n{d.text[:SAMPLE_CHARS]}" for d in sample],
+            [d.id for d in sample],
+            context={"statistics": json.dumps(stats, ensure_ascii=False)},
+        )
+        value = self._call(request)
+        return Descriptor(
+            about=value["about"],
+            audience=value["audience"],
+            bias=value["bias"],
+            language=base.language,
+            documents=documents,
+            sample_size=len(sample),
+            kinds=dict(kinds),
+            top_entities=base.top_entities,
+            top_terms=base.top_terms,
+            compiled_by=self.name,
+            prompt_version=request.prompt_version,
+        )
+
+    def entities(
+        self,
+        doc: DocInput,
+        sentences: Sequence[SentenceSpan],
+        pos: Sequence[tuple[str, str]] | None = None,
+    ) -> EntitiesOut:
+        base = super().entities(doc, sentences, pos)
+        with self._lock:
+            value = self._ready.pop((doc.id, doc.text), None)
+        if value is None:
+            try:
+                value = self._call(self._page_request(doc))
+            except LLMOutputError as exc:
+                if not self.fallback_on_output_error:
+                    raise
+                with self._lock:
+                    self.failures[doc.id] = str(exc)
+                return base
+        return merge_mentions(doc, sentences, base, value, self.title_keys)
+
+    def needs_deeper(self, query: str, page_text: str) -> bool:
+        request = build_request("needs_deeper", [page_text], ["page"], context={"query": query})
+        return bool(self._call(request)["needs_deeper"])
+
+    def answer(self, query: str, evidence: Sequence[tuple[str, str]]) -> Answer:
+        paths = [path for path, _ in evidence]
+        request = build_request(
+            "answer", [text for _, text in evidence], paths, context={"query": query}
+        )
+        value = self._call(request)
+        if value["insufficient"]:
+            return Answer(text="", citations=[])
+        cited: list[str] = []
+        for citation in value["citations"]:
+            source = citation["source_id"]
+            if source in paths and source not in cited:
+                cited.append(source)
+        return Answer(text=value["answer"], citations=cited)
+
+    def __getstate__(self) -> dict[str, Any]:
+        raise TypeError("an LLM provider holds HTTP clients and locks: use threads, not processes")
+
+
+def merge_mentions(
+    doc: DocInput,
+    sentences: Sequence[SentenceSpan],
+    base: EntitiesOut,
+    page: JSONObject,
+    title_keys: dict[str, str],
+) -> EntitiesOut:
+    """The extractive mentions combined with every occurrence, in the stored text, of each name
+    and alias the model listed. Offsets are exact by construction (``str.find`` on the text).
+
+    Where the model's surface has exactly the span of an extractive mention, the model's kind
+    wins, and so does its key (an alias joins its entity: 周树人 → 鲁迅) unless the extractive key
+    is a corpus title, which the gazetteer resolved already. Partly overlapping spans keep the
+    extractive mention.
+    """
+    mentions = list(base.mentions)
+    exact = {(m.start, m.end): i for i, m in enumerate(mentions)}
+    taken = list(exact)
+    titles = set(title_keys.values())
+    about_kind = base.about_kind
+    title_key = ents.fold(doc.title)
+    title_key = title_keys.get(title_key, title_key)
+    for entity in page.get("entities", []):
+        kind = entity["dimension"] if entity["dimension"] in ents.KINDS else "topic"
+        key = ents.fold(entity["name"])
+        key = title_keys.get(key, key)
+        if entity["salience"] == "about" and key == title_key:
+            about_kind = kind
+        surfaces = sorted({entity["name"], *entity["aliases"]}, key=len, reverse=True)
+        for surface in surfaces:
+            for start in _occurrences(doc.text, surface):
+                end = start + len(surface)
+                if (start, end) in exact:
+                    old = mentions[exact[start, end]]
+                    new_key = old.key if old.key in titles else key
+                    mentions[exact[start, end]] = MentionOut(
+                        new_key, old.surface, kind, old.sent, start, end
+                    )
+                    continue
+                if any(start < e and s < end for s, e in taken):
+                    continue
+                taken.append((start, end))
+                exact[start, end] = len(mentions)
+                mentions.append(
+                    MentionOut(key, surface, kind, _sentence_at(sentences, start), start, end)
+                )
+    mentions.sort(key=lambda m: (m.start, m.end))
+    return EntitiesOut(about_kind=about_kind, mentions=mentions)
+
+
+def _is_word_char(ch: str) -> bool:
+    # Latin-script words need boundaries ("Lu" is not in "Lucky"); CJK text has no spaces.
+    return ch.isalnum() and not ents._has_han(ch)
+
+
+def _occurrences(text: str, surface: str) -> list[int]:
+    """Start offsets of ``surface`` in ``text`` at word boundaries."""
+    if len(surface.strip()) < 2:
+        return []
+    found: list[int] = []
+    at = text.find(surface)
+    while at >= 0:
+        end = at + len(surface)
+        before = text[at - 1] if at > 0 else " "
+        after = text[end] if end < len(text) else " "
+        edge_ok = not (_is_word_char(surface[0]) and _is_word_char(before)) and not (
+            _is_word_char(surface[-1]) and _is_word_char(after)
+        )
+        if edge_ok:
+            found.append(at)
+        at = text.find(surface, at + 1 if not edge_ok else end)
+    return found
+
+
+def _sentence_at(sentences: Sequence[SentenceSpan], pos: int) -> int:
+    for i, span in enumerate(sentences):
+        if pos < span.end:
+            return i
+    return max(0, len(sentences) - 1)

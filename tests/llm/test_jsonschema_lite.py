@@ -1,0 +1,82 @@
+"""The small JSON Schema validator, driven by one table of cases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from wikikv.llm.jsonschema_lite import check_schema, strict_compatible, validate, wire_schema
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 5},
+        "kind": {"type": "string", "enum": ["a", "b"]},
+        "score": {"type": "number", "minimum": 0, "maximum": 1},
+        "count": {"type": "integer"},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2},
+        "note": {"type": ["string", "null"]},
+        "flag": {"type": "boolean"},
+    },
+    "required": ["name", "kind"],
+    "additionalProperties": False,
+}
+GOOD = {"name": "ab", "kind": "a"}
+
+CASES: list[tuple[dict[str, Any], str | None]] = [
+    (GOOD, None),
+    ({**GOOD, "score": 0.5, "count": 3, "tags": ["x"], "note": None, "flag": True}, None),
+    ({"kind": "a"}, "$: missing required property 'name'"),
+    ({**GOOD, "extra": 1}, "$: unexpected property 'extra'"),
+    ({**GOOD, "name": ""}, "$.name: shorter than 1"),
+    ({**GOOD, "name": "abcdef"}, "$.name: longer than 5"),
+    ({**GOOD, "kind": "c"}, "$.kind: 'c' is not one of"),
+    ({**GOOD, "score": 2}, "$.score: 2 is above the maximum 1"),
+    ({**GOOD, "score": -1}, "$.score: -1 is below the minimum 0"),
+    ({**GOOD, "score": True}, "$.score: expected number, got boolean"),
+    ({**GOOD, "count": 1.5}, "$.count: expected integer, got float"),
+    ({**GOOD, "tags": []}, "$.tags: fewer than 1 items"),
+    ({**GOOD, "tags": ["a", "b", "c"]}, "$.tags: more than 2 items"),
+    ({**GOOD, "tags": ["a", 3]}, "$.tags[1]: expected string, got int"),
+    ({**GOOD, "note": 3}, "$.note: expected string or null, got int"),
+    ({**GOOD, "flag": "yes"}, "$.flag: expected boolean, got string"),
+]
+
+
+@pytest.mark.parametrize(("instance", "error"), CASES)
+def test_validate(instance: dict[str, Any], error: str | None) -> None:
+    errors = validate(instance, SCHEMA)
+    if error is None:
+        assert errors == []
+    else:
+        assert any(e.startswith(error) for e in errors), errors
+
+
+def test_not_an_object() -> None:
+    assert validate([], SCHEMA) == ["$: expected object, got array"]
+
+
+def test_max_errors() -> None:
+    many = {"type": "array", "items": {"type": "string"}}
+    assert len(validate(list(range(100)), many, max_errors=5)) == 5
+
+
+def test_check_schema_rejects_unenforced_keywords() -> None:
+    check_schema(SCHEMA)
+    with pytest.raises(ValueError, match="unsupported schema keywords"):
+        check_schema({"type": "string", "pattern": "^a"})
+    with pytest.raises(ValueError, match=r"\$\.x: unknown types"):
+        check_schema({"type": "object", "properties": {"x": {"type": "str"}}})
+    with pytest.raises(ValueError, match="required names unknown"):
+        check_schema({"type": "object", "properties": {}, "required": ["a"]})
+
+
+def test_strict_compatible_and_wire_schema() -> None:
+    problems = strict_compatible(SCHEMA)
+    assert problems == ["$: every property must be required"]
+    wire = wire_schema(SCHEMA)
+    assert "maxLength" not in wire["properties"]["name"]
+    assert "minItems" not in wire["properties"]["tags"]
+    assert wire["properties"]["kind"]["enum"] == ["a", "b"]
+    assert wire["additionalProperties"] is False
