@@ -20,6 +20,7 @@ LMDB limits keys to 511 bytes; the longest key here is under 460.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -55,6 +56,13 @@ def path_hash(path: str, size: int = 16) -> bytes:
     return hashlib.blake2b(path.encode("utf-8"), digest_size=size).digest()
 
 
+@functools.lru_cache(maxsize=65536)
+def _node_hash(path: str) -> bytes:
+    """The 16-byte node hash, memoized: hot paths are looked up again and again (saves the
+    BLAKE2b call, about 0.8 us of a 7 us get)."""
+    return hashlib.blake2b(path.encode("utf-8"), digest_size=16).digest()
+
+
 class KBKeys:
     """Key builder for one kb (precomputes the prefixes; the hot path is one hash + concat)."""
 
@@ -74,7 +82,7 @@ class KBKeys:
         return self.prefix + letter.encode("ascii")
 
     def node(self, path: str) -> bytes:
-        return self._n + hashlib.blake2b(path.encode("utf-8"), digest_size=16).digest()
+        return self._n + _node_hash(path)
 
     def dir_page(self, path: str, page: int) -> bytes:
         return self._d + path_hash(path) + struct.pack(">I", page)
@@ -95,7 +103,11 @@ class KBKeys:
 
     def name_range(self, name_prefix: str, exact: bool = False) -> tuple[bytes, bytes]:
         folded = fold_name(name_prefix).encode("utf-8")[:NAME_KEY_MAX]
-        start = self._a + folded + (b"\x00" if exact else b"")
+        if exact:
+            # The path hash after the NUL may start with 0xff: end just past the NUL instead.
+            start = self._a + folded + b"\x00"
+            return start, self._a + folded + b"\x01"
+        start = self._a + folded
         return start, start + b"\xff"
 
     def system(self, name: str) -> bytes:
@@ -109,8 +121,10 @@ class KBKeys:
         return self.prefix, self.kb.encode("utf-8") + b"\x01"
 
     def space_range(self, letter: str) -> tuple[bytes, bytes]:
+        # Not ``start + b"\xff"``: node and page keys continue with a hash that may start with
+        # 0xff and would fall past that end. The next letter bounds the keyspace exactly.
         start = self.space(letter)
-        return start, start + b"\xff"
+        return start, self.prefix + bytes([start[-1] + 1])
 
 
 def kb_registry_key(kb: str) -> bytes:

@@ -40,6 +40,10 @@ from wikikv.store.backends.base import (
 )
 
 _VERSION = struct.Struct(">Q")
+# This process's id, refreshed in a forked child: checking it costs a list index instead of a
+# getpid() system call on every read.
+_PID = [os.getpid()]
+os.register_at_fork(after_in_child=lambda: _PID.__setitem__(0, os.getpid()))
 DEFAULT_MAP_SIZE = 1 << 30  # sparse on Linux: only written pages take disk
 MAX_MAP_SIZE = 1 << 40
 T = TypeVar("T")
@@ -100,7 +104,7 @@ class LMDBBackend(Backend):
 
     @property
     def env(self) -> Any:
-        if self._pid != os.getpid():  # forked: the parent's handle must not be used here
+        if self._pid != _PID[0]:  # forked: the parent's handle must not be used here
             self._open()
         return self._env
 
@@ -128,7 +132,7 @@ class LMDBBackend(Backend):
             raw = self._retrying(lambda: _txn_get(self.env, key))
         if raw is None:
             return None
-        return Item(_VERSION.unpack_from(raw)[0], raw[8:])
+        return _item(raw)
 
     def get_many(self, keys: Sequence[bytes]) -> list[Item | None]:
         def run() -> list[Item | None]:
@@ -136,7 +140,7 @@ class LMDBBackend(Backend):
             with self.env.begin() as txn:
                 for key in keys:
                     raw = txn.get(key)
-                    out.append(None if raw is None else Item(_VERSION.unpack_from(raw)[0], raw[8:]))
+                    out.append(None if raw is None else _item(raw))
             return out
 
         return self._retrying(run)
@@ -159,17 +163,19 @@ class LMDBBackend(Backend):
                             break
                         if k < end:
                             raw = cur.value()
-                            out.append((k, Item(_VERSION.unpack_from(raw)[0], raw[8:])))
+                            out.append((k, _item(raw)))
                         ok = cur.prev()
-                else:
-                    ok = cur.set_range(start)
-                    while ok:
-                        k = cur.key()
-                        if k >= end or (limit is not None and len(out) >= limit):
+                elif cur.set_range(start) and (limit is None or limit > 0):
+                    # The hot loop of Q4: one C-level iterator step per key (about twice as fast
+                    # as key()/value()/next() calls).
+                    unpack, new = _VERSION.unpack_from, tuple.__new__
+                    cap = -1 if limit is None else limit
+                    for k, raw in cur.iternext():
+                        if k >= end:
                             break
-                        raw = cur.value()
-                        out.append((k, Item(_VERSION.unpack_from(raw)[0], raw[8:])))
-                        ok = cur.next()
+                        out.append((k, new(Item, (unpack(raw)[0], raw[8:]))))
+                        if len(out) == cap:
+                            break
             return out
 
         yield from self._retrying(run)
@@ -255,6 +261,12 @@ class LMDBBackend(Backend):
 
     def describe(self) -> str:
         return f"lmdb://{self.path}"
+
+
+def _item(raw: bytes) -> Item:
+    """An Item from a stored value; ``tuple.__new__`` skips the namedtuple's Python-level
+    ``__new__`` (about 0.5 us per item on this machine, a tenth of a Q1 get)."""
+    return tuple.__new__(Item, (_VERSION.unpack_from(raw)[0], raw[8:]))
 
 
 def _txn_get(env: Any, key: bytes) -> bytes | None:
