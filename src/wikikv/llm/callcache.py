@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from wikikv.llm.types import ChatMessage, JSONObject, Usage
+from wikikv.store.backends.base import prefix_end
 
 if TYPE_CHECKING:
     from wikikv.store.backends.base import Backend
@@ -128,7 +129,7 @@ class BackendCacheStorage:
         deleted = 0
         for doc_id in doc_ids:
             start = self._doc_prefix(doc_id)
-            index_keys = [k for k, _ in self.backend.scan(start, start + b"\xff")]
+            index_keys = [k for k, _ in self.backend.scan(start, prefix_end(start))]
             for i in range(0, len(index_keys), _ERASE_BATCH):
                 chunk = index_keys[i : i + _ERASE_BATCH]
                 resp_keys = [self._resp + k[len(start) :] for k in chunk]
@@ -141,7 +142,7 @@ class BackendCacheStorage:
         return deleted
 
     def count(self) -> int:
-        return sum(1 for _ in self.backend.scan(self._resp, self._resp + b"\xff"))
+        return sum(1 for _ in self.backend.scan(self._resp, prefix_end(self._resp)))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from typing import Generic, TypeVar
 import msgspec
 
 from wikikv.search.tokenize import deletes, fuzzy_eligible, joined_name, tokenize
-from wikikv.store.backends.base import ABSENT, ANY, Backend, Delete, Item, Op, Put
+from wikikv.store.backends.base import ABSENT, ANY, Backend, Delete, Item, Op, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase, retry
 from wikikv.store.keys import KBKeys
 from wikikv.store.paths import unescape_segment
@@ -228,7 +228,7 @@ def read_stats(backend: Backend, ik: IndexKeys) -> tuple[int, IndexStats]:
 def read_postings(backend: Backend, ik: IndexKeys, term: str) -> list[bytes]:
     """Every posting block of ``term`` (one range scan)."""
     start = ik.term_prefix(term)
-    return [item.value for _, item in backend.scan(start, start + b"\xff")]
+    return [item.value for _, item in backend.scan(start, prefix_end(start))]
 
 
 def decode_doc(value: bytes) -> DocEntry:
@@ -245,7 +245,7 @@ def vocabulary_candidates(backend: Backend, ik: IndexKeys, term: str) -> set[str
     out: set[str] = set()
     for variant in deletes(term):
         start = ik.variant_prefix(variant)
-        for key, _ in backend.scan(start, start + b"\xff"):
+        for key, _ in backend.scan(start, prefix_end(start)):
             out.add(key[len(start) :].decode("utf-8"))
     return out
 
@@ -432,7 +432,7 @@ def clear_index(kb: KnowledgeBase) -> int:
     ik = IndexKeys(kb.name)
     deleted = 0
     while True:
-        chunk = [k for k, _ in kb.backend.scan(ik.base, ik.base + b"\xff", limit=BATCH_OPS)]
+        chunk = [k for k, _ in kb.backend.scan(ik.base, prefix_end(ik.base), limit=BATCH_OPS)]
         if not chunk:
             return deleted
         _commit(kb, [Delete(k) for k in chunk])

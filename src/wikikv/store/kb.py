@@ -192,7 +192,13 @@ class KnowledgeBase:
         """Q4: paths whose text starts with ``text``, in order, by a range scan of the path index."""
         start, end = self.keys.path_range(text)
         if limit is None:  # the common Q4 form: one comprehension, no per-item branching
-            found = [item.value.decode("utf-8") for _, item in self.backend.scan(start, end)]
+            values_only = getattr(self.backend, "scan_values", None)  # LMDB's fast path
+            raw = (
+                values_only(start, end)
+                if values_only is not None
+                else [item.value for _, item in self.backend.scan(start, end)]
+            )
+            found = [v.decode("utf-8") for v in raw]
             return [full for full in found if full.startswith(text)]
         out: list[str] = []
         for _, item in self.backend.scan(start, end):

@@ -30,6 +30,7 @@ import unicodedata
 
 from wikikv.config import MAX_KB_NAME
 from wikikv.errors import InvalidKBName
+from wikikv.store.backends.base import prefix_end
 
 PATH_KEY_MAX = 400
 NAME_KEY_MAX = 400
@@ -95,7 +96,7 @@ class KBKeys:
 
     def path_range(self, text_prefix: str) -> tuple[bytes, bytes]:
         raw = text_prefix.encode("utf-8")[:PATH_KEY_MAX]
-        return self._p + raw, self._p + raw + b"\xff"
+        return self._p + raw, prefix_end(self._p + raw)
 
     def name_index(self, name: str, path: str) -> bytes:
         folded = fold_name(name).encode("utf-8")[:NAME_KEY_MAX]
@@ -108,7 +109,7 @@ class KBKeys:
             start = self._a + folded + b"\x00"
             return start, self._a + folded + b"\x01"
         start = self._a + folded
-        return start, start + b"\xff"
+        return start, prefix_end(start)
 
     def system(self, name: str) -> bytes:
         return self._s + name.encode("utf-8")

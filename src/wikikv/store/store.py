@@ -15,7 +15,7 @@ import msgspec
 from wikikv.config import CacheSettings, StoreSettings
 from wikikv.errors import ConfigError, FormatError, KBExists, UnknownKB
 from wikikv.store.backends import open_backend
-from wikikv.store.backends.base import ABSENT, Backend, Delete, Put
+from wikikv.store.backends.base import ABSENT, Backend, Delete, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import FORMAT_KEY, KB_REGISTRY_PREFIX, KBKeys, check_kb_name, kb_registry_key
 from wikikv.store.records import now
@@ -100,7 +100,7 @@ class Store:
     def kbs(self) -> list[str]:
         start = KB_REGISTRY_PREFIX
         return [
-            k[len(start) :].decode("utf-8") for k, _ in self.backend.scan(start, start + b"\xff")
+            k[len(start) :].decode("utf-8") for k, _ in self.backend.scan(start, prefix_end(start))
         ]
 
     def has_kb(self, name: str) -> bool:

@@ -11,7 +11,10 @@ LLM server do not pay for (or require) pytest.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers only: at run time the import is lazy (below)
+    from wikikv.testing.backend_suite import BackendTests
 
 __all__ = ["BackendTests"]
 

@@ -180,6 +180,24 @@ class LMDBBackend(Backend):
 
         yield from self._retrying(run)
 
+    def scan_values(self, start: bytes, end: bytes) -> list[bytes]:
+        """The payloads (no versions, no keys) of ``start <= key < end`` in key order: the fast
+        path of Q4 prefix search, which only needs the values of the path index (building an
+        Item per key costs about a third of a Q4)."""
+
+        def run() -> list[bytes]:
+            out: list[bytes] = []
+            with self.env.begin() as txn:
+                cur = txn.cursor()
+                if cur.set_range(start):
+                    for k, raw in cur.iternext():
+                        if k >= end:
+                            break
+                        out.append(raw[8:])
+            return out
+
+        return self._retrying(run)
+
     # ----------------------------------------------------------------- writes
     def put_if(self, key: bytes, value: bytes, expect: int = ANY) -> int:
         return self.batch([Put(key, value, expect)])[0]
