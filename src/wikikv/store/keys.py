@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
+import random
 import re
 import struct
 import time
@@ -116,7 +116,7 @@ class KBKeys:
 
     def audit(self, when_ns: int | None = None) -> bytes:
         ts = time.time_ns() if when_ns is None else when_ns
-        return self._l + struct.pack(">Q", ts) + os.urandom(4)
+        return self._l + struct.pack(">Q", ts) + random.randbytes(4)
 
     def all_range(self) -> tuple[bytes, bytes]:
         return self.prefix, self.kb.encode("utf-8") + b"\x01"

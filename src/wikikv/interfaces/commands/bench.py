@@ -11,7 +11,12 @@ DEFAULT_OUT = "bench-results/storage.json"
 
 
 def register(main: click.Group) -> None:
-    main.add_command(bench)
+    """Add the ``bench`` group with ``storage`` (joining a ``bench`` group another area added)."""
+    existing = main.commands.get("bench")
+    if isinstance(existing, click.Group) and existing is not bench:
+        existing.add_command(storage)
+    else:
+        main.add_command(bench)
 
 
 @click.group("bench")
@@ -65,7 +70,7 @@ def storage(
     if scale:
         sizes = (20_000, 40_000) if quick else bench_storage.SCALE_SIZES
         children = 3_000 if quick else bench_storage.BIG_DIR_CHILDREN
-        result["scale"] = scale_mod.run_scale(cfg, result["results"], sizes, children, workdir, log)
+        result["scale"] = scale_mod.run_scale(cfg, sizes, children, workdir, log)
     path = report.write_json(result, out)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))

@@ -29,6 +29,7 @@ import lmdb
 
 from wikikv.errors import BackendError, ConfigError, ConflictError
 from wikikv.store.backends.base import (
+    ABSENT,
     ANY,
     Backend,
     Check,
@@ -296,7 +297,14 @@ def _txn_get(env: Any, key: bytes) -> bytes | None:
 def _apply(txn: Any, ops: Sequence[Op]) -> list[int]:
     """Apply ops in one write transaction; a failed condition raises and aborts the whole txn."""
     out: list[int] = []
+    first_version = _VERSION.pack(1)
     for op in ops:
+        if isinstance(op, Put) and op.expect in (ANY, ABSENT):
+            # Fresh keys (index and audit entries, new pages) are most of a bulk load: try the
+            # insert first, which costs one B-tree descent instead of a get and a put.
+            if txn.put(op.key, first_version + op.value, overwrite=False):
+                out.append(1)
+                continue
         raw = txn.get(op.key)
         current = None if raw is None else _VERSION.unpack_from(raw)[0]
         check_expect(op.key, op.expect, current)

@@ -233,6 +233,11 @@ class RedisBackend(Backend):
     def _value_key(self, key: bytes) -> bytes:
         return self._tag(shard_of(key)) + b"v" + key
 
+    def redis_key(self, key: bytes) -> bytes:
+        """The Redis key that holds ``key``'s value (8-byte version + payload), e.g. for a bare
+        ``GET`` in benchmarks."""
+        return self._value_key(key)
+
     def _index_key(self, shard: bytes) -> bytes:
         return self._tag(shard) + b"i"
 

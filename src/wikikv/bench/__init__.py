@@ -1,0 +1,1 @@
+"""Benchmarks: the storage operator comparison (the WikiKV paper's Table II) and shared reporting."""
