@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from test_backend_redis import RedisRawAccess, fresh_backend
 
 from wikikv.errors import BackendError
+from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import Backend, Item, Put
 from wikikv.store.backends.redis import RedisBackend
+from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store
+from wikikv.testing.redis_layout import RedisRawAccess
 from wikikv.testing.services import service_url, unique_name, with_option
 
 pytestmark = pytest.mark.cluster
@@ -24,6 +26,14 @@ pytestmark = pytest.mark.cluster
 @pytest.fixture
 def cluster_url() -> str:
     return service_url("cluster")
+
+
+def fresh_backend(url: str) -> Iterator[RedisBackend]:
+    backend = open_backend(with_option(url, "namespace", unique_name("test-")))
+    assert isinstance(backend, RedisBackend)
+    yield backend
+    backend.clear()
+    backend.close()
 
 
 class TestClusterBackend(RedisRawAccess):
@@ -98,7 +108,7 @@ def test_store_with_kbs_on_several_nodes(cluster_url: str) -> None:
         assert store.kbs() == sorted(names)
         for name in names:
             record = store.kb(name).get("/topics/redis")
-            assert record is not None
+            assert isinstance(record, FileRecord)
             assert record.text == f"page of {name}"
         assert store.drop_kb(names[0]) > 0
         assert store.kbs() == sorted(names[1:])

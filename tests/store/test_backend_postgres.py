@@ -72,7 +72,9 @@ class TestPostgresBackend(BackendTests):
 def test_the_table_and_its_shard_column(pg_backend: PostgresBackend, pg_url: str) -> None:
     pg_backend.batch([Put(b"kb\x00a", b"1"), Put(b"\x00!format", b"f"), Put(b"solo", b"s")])
     with psycopg.connect(pg_url) as conn:
-        rows = conn.execute(f"SELECT k, v, d, shard FROM {pg_backend.schema}.kv ORDER BY k").fetchall()
+        rows = conn.execute(
+            f"SELECT k, v, d, shard FROM {pg_backend.schema}.kv ORDER BY k"
+        ).fetchall()
     assert [(bytes(k), v, bytes(d), bytes(s)) for k, v, d, s in rows] == [
         (b"\x00!format", 1, b"f", b""),
         (b"kb\x00a", 1, b"1", b"kb"),
@@ -112,7 +114,11 @@ def test_concurrent_batches_on_absent_keys_serialize(pg_backend: PostgresBackend
             lease = b"kb\x00lease%03d" % r
             try:
                 pg_backend.batch(
-                    [Check(lease, ABSENT), Put(lease + b"-owner", b"%d" % me, ABSENT), Put(lease, b"x")]
+                    [
+                        Check(lease, ABSENT),
+                        Put(lease + b"-owner", b"%d" % me, ABSENT),
+                        Put(lease, b"x"),
+                    ]
                 )
             except ConflictError:
                 continue

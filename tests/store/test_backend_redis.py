@@ -1,15 +1,13 @@
 """The conformance suite on a single Redis, checked against redis-py directly.
 
-The raw helpers rebuild the documented layout on their own (hash-tagged value key holding an
-8-byte big-endian version then the payload, a score-0 sorted-set index per shard, the shard
-registry), so a backend that agrees with itself but stores the wrong layout fails. Each test gets
+The raw helpers (``wikikv.testing.redis_layout``) rebuild the documented layout on their own, so a
+backend that agrees with itself but stores the wrong layout fails. Each test gets
 a fresh namespace, removed afterwards. The server comes from ``WIKIKV_TEST_REDIS`` or is started by
 ``scripts/services.sh start``.
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,35 +18,10 @@ from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Check, Delete, Put, shard_of
 from wikikv.store.backends.redis import RedisBackend, map_errors
 from wikikv.store.store import open_store
-from wikikv.testing import BackendTests
+from wikikv.testing.redis_layout import RedisRawAccess, layout_tag
 from wikikv.testing.services import service_url, unique_name, with_option
 
 pytestmark = pytest.mark.redis
-_VERSION = struct.Struct(">Q")
-_SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
-
-
-def layout_tag(namespace: str, shard: bytes) -> bytes:
-    escaped = b"".join(bytes([c]) if c in _SAFE else b"%%%02X" % c for c in shard)
-    return namespace.encode() + b":{w:" + escaped + b"}"
-
-
-class RedisRawAccess(BackendTests):
-    """Out-of-band access through the backend's redis-py client (shared with the cluster tests)."""
-
-    def raw_get(self, backend: Backend, key: bytes) -> tuple[int, bytes] | None:
-        assert isinstance(backend, RedisBackend)
-        raw = backend.client.get(layout_tag(backend.namespace, shard_of(key)) + b"v" + key)
-        if raw is None:
-            return None
-        return _VERSION.unpack_from(raw)[0], bytes(raw[8:])
-
-    def raw_put(self, backend: Backend, key: bytes, value: bytes, version: int) -> None:
-        assert isinstance(backend, RedisBackend)
-        tag = layout_tag(backend.namespace, shard_of(key))
-        backend.client.zadd(layout_tag(backend.namespace, b"") + b"shards", {shard_of(key): 0})
-        backend.client.set(tag + b"v" + key, _VERSION.pack(version) + value)
-        backend.client.zadd(tag + b"i", {key: 0})
 
 
 @pytest.fixture

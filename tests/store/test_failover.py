@@ -12,6 +12,7 @@ acknowledged but had not yet replicated are lost — the test counts and reports
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -74,10 +75,8 @@ def _retrying(fn: Callable[[], T], errors: list[int], stop: threading.Event) -> 
     while True:
         try:
             return fn()
-        except BackendUnavailable as exc:
+        except BackendUnavailable:
             errors[0] += 1
-            if os.environ.get("FO_DEBUG"):
-                print(threading.current_thread().name, time.monotonic(), str(exc)[:120])
             if stop.is_set():
                 return None
             time.sleep(0.05)
@@ -119,15 +118,17 @@ class Workload:
             threading.Thread(target=self._reader, args=(r,)) for r in range(2)
         ]
 
-    def _write_one(self, i: int) -> None:
+    def _write_one(self, i: int) -> bool:
         self.kb.put(f"/log/e{i}", f"entry {i}")
         value = b"%d" % i
         self.store.backend.batch([Put(b"fo\x00Xpair-a", value), Put(b"fo\x00Xpair-b", value)])
+        return True
 
     def _writer(self) -> None:
         i = 0
         while not self.stop.is_set():
-            if _retrying(lambda: self._write_one(i), self.writer_errors, self.stop) is None:
+            write = functools.partial(self._write_one, i)
+            if _retrying(write, self.writer_errors, self.stop) is None:
                 return
             self.acked.append(i)  # put and batch both returned: acknowledged
             i += 1

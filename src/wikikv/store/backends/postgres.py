@@ -70,14 +70,21 @@ _SHARD_EXPR = (
 )
 
 
+_LOST_RACE = (
+    psycopg.errors.DeadlockDetected,
+    psycopg.errors.SerializationFailure,
+    psycopg.errors.TransactionRollback,
+)
+
+
 @contextlib.contextmanager
 def map_errors() -> Iterator[None]:
     """Turn psycopg exceptions into WikiKV errors at the adapter edge."""
     try:
         yield
-    except psycopg.OperationalError as exc:
-        raise BackendUnavailable(f"postgresql: {exc}") from exc
-    except psycopg.InterfaceError as exc:
+    except _LOST_RACE as exc:  # deadlock or serialization failure: the server is up, retry
+        raise BackendError(f"postgresql: {type(exc).__name__}: {exc}") from exc
+    except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
         raise BackendUnavailable(f"postgresql: {exc}") from exc
     except psycopg.Error as exc:
         raise BackendError(f"postgresql: {type(exc).__name__}: {exc}") from exc
@@ -277,9 +284,7 @@ class PostgresBackend(Backend):
                 return self._run(lambda c: self._batch_txn(c, ops))
             except BackendError as exc:
                 cause = exc.__cause__
-                if not isinstance(
-                    cause, psycopg.errors.DeadlockDetected | psycopg.errors.SerializationFailure
-                ):
+                if not isinstance(cause, _LOST_RACE):
                     raise
             except _Retry:
                 pass
