@@ -323,9 +323,21 @@ def demo(store_url: str, as_json: bool, kb_name: str) -> None:
 # from ``wikikv.interfaces.commands.<area>``. Add a line here when an area gains commands, e.g.
 #     from wikikv.interfaces.commands import bench
 #     REGISTRATIONS.append(bench.register)
-from wikikv.interfaces.commands import bench, nav, query  # noqa: E402 - after main exists
+from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
+    bench,
+    bench_scaleout,
+    nav,
+    parallel,
+    query,
+)
 
-REGISTRATIONS: list[Callable[[click.Group], Any]] = [query.register, nav.register, bench.register]
+REGISTRATIONS: list[Callable[[click.Group], Any]] = [
+    query.register,
+    nav.register,
+    bench.register,
+    bench_scaleout.register,
+    parallel.register,
+]
 
 for _register in REGISTRATIONS:
     _register(main)

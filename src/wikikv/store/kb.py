@@ -106,6 +106,10 @@ class KnowledgeBase:
         self.settings = store.settings
         self.actor = default_actor()
         self._lease: Lease | None = None
+        # With the cache tiers on, pinned records (root, dimensions) come decoded from L1.
+        self._pinned: Callable[[bytes], object] | None = getattr(
+            self.backend, "pinned_record", None
+        )
 
     def __repr__(self) -> str:
         return f"KnowledgeBase({self.name!r} on {self.backend.describe()})"
@@ -117,7 +121,12 @@ class KnowledgeBase:
     def get(self, path: str, *, follow_redirects: bool = True) -> NodeRecord | None:
         """Q1: the record at ``path`` (following redirects), or None."""
         p = normalize(path, self.settings.max_depth)
-        item = self.backend.get(self.keys.node(p))
+        key = self.keys.node(p)
+        if self._pinned is not None:
+            hit = self._pinned(key)
+            if isinstance(hit, DirRecord):
+                return hit
+        item = self.backend.get(key)
         if item is None:
             return None
         rec = decode(item.value)

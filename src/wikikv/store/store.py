@@ -56,8 +56,16 @@ class Store:
             from wikikv.cache.l2 import L2Cache
             from wikikv.cache.tiers import CachedBackend
 
-            l2 = (L2Cache(cache.l2_url, ttl_ms=cache.l2_ttl_ms, capacity=cache.l2_capacity)
-                  if cache.l2_url else None)
+            l2 = (
+                L2Cache(
+                    cache.l2_url,
+                    ttl_ms=cache.l2_ttl_ms,
+                    capacity=cache.l2_capacity,
+                    namespace=cache.l2_namespace,
+                )
+                if cache.l2_url
+                else None
+            )
             backend = CachedBackend(backend, l2=l2, l1=cache.l1)
             if l2 is not None and cache.follow:
                 from wikikv.cache.invalidation import RedisSubscriber

@@ -21,7 +21,10 @@ def register(main: click.Group) -> None:
 
 @click.group("bench")
 def bench() -> None:
-    """Benchmarks of WikiKV against baselines."""
+    """Benchmarks of WikiKV against baselines: each prints a table and writes JSON.
+
+    Example: wikikv bench storage --quick
+    """
 
 
 @bench.command("storage")

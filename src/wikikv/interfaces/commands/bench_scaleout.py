@@ -60,7 +60,13 @@ def _names(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--readers", default="1,2,4", show_default=True, help="Reader process counts.")
 @click.option("--seconds", type=float, default=3.0, show_default=True, help="Per reader run.")
 @click.option("--writes", type=int, default=100, show_default=True, help="Staleness probes.")
-@click.option("--build-nodes", type=int, default=5_000, show_default=True, help="Per kb (LMDB).")
+@click.option(
+    "--build-nodes",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Nodes per kb on LMDB (up to ~2,500 or above 10,000; servers use 2,000).",
+)
 @click.option("--build-workers", default="1,2,4", show_default=True, help="Parallel kb builds.")
 @click.option("--out", "out", default=DEFAULT_OUT, show_default=True, help="Where to write JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON result instead of tables.")
@@ -95,8 +101,8 @@ def scaleout(
     """
     import dataclasses
 
-    from wikikv.bench import report, scaleout as bench
-    from wikikv.bench import storage
+    from wikikv.bench import report, storage
+    from wikikv.bench import scaleout as bench
 
     chosen = _names(modes, MODES)
     cfg = storage.QUICK if quick else storage.Config()
@@ -135,3 +141,5 @@ def scaleout(
         click.echo(f"wrote {path}")
     if not result["same_results"]:
         raise click.ClickException("the engines did not return the same records (see the JSON)")
+    if result["errors"]:
+        raise click.ClickException(f"modes failed: {', '.join(result['errors'])} (see the JSON)")

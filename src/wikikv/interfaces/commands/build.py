@@ -26,12 +26,22 @@ def register(main: click.Group) -> None:
         main.add_command(command)
 
 
-def _provider(llm: str) -> Any:
+def _provider(llm: str, kb: Any, max_tokens: int | None, max_cost: float | None) -> Any:
     if llm == "offline":
         from wikikv.llm.extractive import ExtractiveProvider
 
         return ExtractiveProvider()
-    fail(f"--llm {llm}: only the offline provider is wired into the compile pipeline here")
+    from wikikv.llm.callcache import BackendCacheStorage, CallCache
+    from wikikv.llm.compile_llm import LLMCompileProvider
+    from wikikv.llm.estimate import TokenBudget
+    from wikikv.llm.openai_compat import OpenAICompatProvider
+
+    # Responses are cached in the kb itself, so a rerun makes no call and `remove` erases them.
+    http = OpenAICompatProvider.from_env(
+        cache=CallCache(BackendCacheStorage.for_kb(kb)),
+        budget=TokenBudget(max_tokens=max_tokens, max_cost=max_cost),
+    )
+    return LLMCompileProvider(http)
 
 
 @contextmanager
@@ -49,8 +59,12 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
     )
 
     with Progress(
-        TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TimeRemainingColumn(), transient=False,
+        TextColumn("{task.description:<10}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=False,
     ) as bar:
         tasks: dict[str, Any] = {}
 
@@ -73,6 +87,11 @@ def _summary(report: Any) -> str:
         f"  wiki: {r.entities} entity pages, {r.links} links, {r.facts} facts; "
         f"{r.written} nodes written, {r.deleted} deleted",
     ]
+    if r.llm.get("calls") or r.llm.get("cache_hits"):
+        lines.append(
+            f"  LLM: {r.llm['calls']} calls, {r.llm['prompt_tokens'] + r.llm['completion_tokens']}"
+            f" tokens, {r.llm['cache_hits']} cache hits, cost {r.llm['cost']:.4f}"
+        )
     if r.documents and r.elapsed:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:
@@ -80,8 +99,16 @@ def _summary(report: Any) -> str:
     return "\n".join(lines)
 
 
-def _run(store_url: str, kb_name: str, as_json: bool, llm: str, create: bool,
-         job: Callable[[Any], Any]) -> None:
+def _run(
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    llm: str,
+    create: bool,
+    job: Callable[[Any], Any],
+    max_tokens: int | None = None,
+    max_cost: float | None = None,
+) -> None:
     from wikikv.compile.pipeline import Compiler
 
     if create:
@@ -89,13 +116,29 @@ def _run(store_url: str, kb_name: str, as_json: bool, llm: str, create: bool,
     else:
         kb = open_kb(store_url, kb_name)
     with _progress(not as_json) as progress:
-        compiler = Compiler(kb, _provider(llm), progress=progress)
+        compiler = Compiler(kb, _provider(llm, kb, max_tokens, max_cost), progress=progress)
         report = job(compiler)
+        usage = compiler.provider.usage()
+        report.llm = usage.to_dict()
     emit(report.to_dict(), as_json, _summary(report))
 
 
-_llm = click.option("--llm", default="offline", show_default=True, type=click.Choice(["offline"]),
-                    help="Provider for the LLM roles (offline: deterministic extractive).")
+def _llm(fn: Callable[..., Any]) -> Callable[..., Any]:
+    fn = click.option(
+        "--max-cost", type=float, default=None, help="Hard cap on LLM cost (stops cleanly)."
+    )(fn)
+    fn = click.option(
+        "--max-tokens", type=int, default=None, help="Hard cap on LLM tokens (stops cleanly)."
+    )(fn)
+    return click.option(
+        "--llm",
+        default="offline",
+        show_default=True,
+        envvar="WIKIKV_LLM",
+        type=click.Choice(["offline", "openai"]),
+        help="offline: the deterministic extractive provider; openai: an OpenAI-compatible "
+        "endpoint from WIKIKV_LLM_BASE_URL / WIKIKV_LLM_MODEL (key in WIKIKV_LLM_API_KEY).",
+    )(fn)
 
 
 @click.command(short_help="Compile a corpus into a kb (resumable).")
@@ -103,14 +146,22 @@ _llm = click.option("--llm", default="offline", show_default=True, type=click.Ch
 @store_options
 @json_option
 @_llm
-def build(corpus: str, store_url: str, kb_name: str, as_json: bool, llm: str) -> None:
+def build(
+    corpus: str,
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    llm: str,
+    max_tokens: int | None,
+    max_cost: float | None,
+) -> None:
     """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb:
     new and changed documents compiled, unchanged ones skipped, documents no longer in the
     corpus removed. A killed build resumes where it stopped when run again.
 
     Example: wikikv build ../shared/data/luxun --kb luxun
     """
-    _run(store_url, kb_name, as_json, llm, True, lambda c: c.build(corpus))
+    _run(store_url, kb_name, as_json, llm, True, lambda c: c.build(corpus), max_tokens, max_cost)
 
 
 @click.command(short_help="Add documents to a kb.")
@@ -118,12 +169,20 @@ def build(corpus: str, store_url: str, kb_name: str, as_json: bool, llm: str) ->
 @store_options
 @json_option
 @_llm
-def add(corpus: str, store_url: str, kb_name: str, as_json: bool, llm: str) -> None:
+def add(
+    corpus: str,
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    llm: str,
+    max_tokens: int | None,
+    max_cost: float | None,
+) -> None:
     """Add (or update) the documents of CORPUS, touching only what they affect.
 
     Example: wikikv add new-essays/ --kb luxun
     """
-    _run(store_url, kb_name, as_json, llm, False, lambda c: c.add(corpus))
+    _run(store_url, kb_name, as_json, llm, False, lambda c: c.add(corpus), max_tokens, max_cost)
 
 
 @click.command(short_help="Recompile changed documents.")
@@ -131,12 +190,20 @@ def add(corpus: str, store_url: str, kb_name: str, as_json: bool, llm: str) -> N
 @store_options
 @json_option
 @_llm
-def update(corpus: str, store_url: str, kb_name: str, as_json: bool, llm: str) -> None:
+def update(
+    corpus: str,
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    llm: str,
+    max_tokens: int | None,
+    max_cost: float | None,
+) -> None:
     """Recompile the documents of CORPUS whose content changed; others are skipped.
 
     Example: wikikv update corpus.jsonl --kb hotpot
     """
-    _run(store_url, kb_name, as_json, llm, False, lambda c: c.update(corpus))
+    _run(store_url, kb_name, as_json, llm, False, lambda c: c.update(corpus), max_tokens, max_cost)
 
 
 @click.command(short_help="Remove documents from a kb.")
@@ -189,24 +256,43 @@ def check(store_url: str, kb_name: str, as_json: bool, full: bool, no_fsck: bool
     report = run_check(kb, run_fsck=not no_fsck)
     data = report.to_dict()
     if not full and not as_json:
-        data = {k: data[k] for k in ("ok", "entity_pages", "facts", "citation_validity",
-                                     "broken_links", "missing_reverse", "unreachable")}
+        data = {
+            k: data[k]
+            for k in (
+                "ok",
+                "entity_pages",
+                "facts",
+                "citation_validity",
+                "broken_links",
+                "missing_reverse",
+                "unreachable",
+            )
+        }
     emit(data, as_json)
     if not report.ok:
         raise SystemExit(1)
 
 
 @click.command("compile-bench", short_help="Offline compile throughput on the shared corpora.")
-@click.option("--corpus", "corpora", multiple=True,
-              help="Corpus name (hotpotqa, musique, 2wikimultihopqa, 2wiki-corpus-6k, luxun); "
-              "default: all.")
-@click.option("--store", "store_kind", default="lmdb", type=click.Choice(["lmdb", "memory"]),
-              show_default=True)
+@click.option(
+    "--corpus",
+    "corpora",
+    multiple=True,
+    help="Corpus name (hotpotqa, musique, 2wikimultihopqa, 2wiki-corpus-6k, luxun); default: all.",
+)
+@click.option(
+    "--store",
+    "store_kind",
+    default="lmdb",
+    type=click.Choice(["lmdb", "memory"]),
+    show_default=True,
+)
 @click.option("--out", default="bench-results/compile.json", show_default=True)
 @click.option("--no-index", is_flag=True, help="Build without the search index.")
 @json_option
-def compile_bench(corpora: tuple[str, ...], store_kind: str, out: str, no_index: bool,
-                  as_json: bool) -> None:
+def compile_bench(
+    corpora: tuple[str, ...], store_kind: str, out: str, no_index: bool, as_json: bool
+) -> None:
     """Build each corpus from scratch and report documents/s, peak memory, store size, the
     cost of one incremental add, and the check invariants.
 
@@ -214,15 +300,21 @@ def compile_bench(corpora: tuple[str, ...], store_kind: str, out: str, no_index:
     """
     from wikikv.compile.bench import run_bench, write_result
 
-    result = run_bench(list(corpora) or None, store_kind, index=not no_index,
-                       log=None if as_json else lambda m: click.echo(m, err=True))
+    result = run_bench(
+        list(corpora) or None,
+        store_kind,
+        index=not no_index,
+        log=None if as_json else lambda m: click.echo(m, err=True),
+    )
     path = write_result(result, out)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         for row in result["runs"]:
-            click.echo(f"{row['corpus']:<16} {row['documents']:>6} docs  {row['docs_per_s']:>7.1f}"
-                       f" docs/s  {row['elapsed_s']:>6.1f} s  peak {row['peak_rss_mb']:.0f} MB  "
-                       f"store {row['store_mb']:.1f} MB  add {row['incremental_add_s']:.3f} s  "
-                       f"ok={row['check']['ok']}")
+            click.echo(
+                f"{row['corpus']:<16} {row['documents']:>6} docs  {row['docs_per_s']:>7.1f}"
+                f" docs/s  {row['elapsed_s']:>6.1f} s  peak {row['peak_rss_mb']:.0f} MB  "
+                f"store {row['store_mb']:.1f} MB  add {row['incremental_add_s']:.3f} s  "
+                f"ok={row['check']['ok']}"
+            )
         click.echo(f"wrote {path}")
