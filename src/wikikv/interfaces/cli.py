@@ -326,12 +326,14 @@ def demo(store_url: str, as_json: bool, kb_name: str) -> None:
 from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     bench,
     bench_scaleout,
+    build,
     nav,
     parallel,
     query,
 )
 
 REGISTRATIONS: list[Callable[[click.Group], Any]] = [
+    build.register,
     query.register,
     nav.register,
     bench.register,

@@ -1,0 +1,124 @@
+"""Sentences with exact offsets, and the extractive digest (ranked sentences).
+
+Every :class:`Sentence` is a span ``[start, end)`` of the stored article text, so
+``text[start:end] == sentence.text`` always holds — the citation check relies on it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+# English: a terminator followed by space and an upper-case letter, a digit or a quote.
+_EN_BOUNDARY = re.compile(r"[.!?][\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
+_EN_ABBREV = re.compile(
+    r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Mt|Ft|No|Vol|vs|etc|"
+    r"Inc|Ltd|Co|Corp|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K|"
+    r"[A-Z])\.)$"
+)
+# Chinese: a terminator, plus any closing quotes/brackets right after it.
+_ZH_BOUNDARY = re.compile(r"[。！？!?…]+[”’」』）)]*")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|\d{3,4}")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+EN_STOP = frozenset(
+    """a an the of in on at to for from by with and or but is was were are be been being as
+    that this these those it its he she his her they their them which who whom whose what
+    when where while has have had not no also than then there into over under after before
+    one two three about between during such other more most only some any all can could
+    would will may might shall should do does did so if""".split()
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+def _spans_en(text: str, base: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in _EN_BOUNDARY.finditer(text):
+        head = text[pos : m.start() + 1]
+        if _EN_ABBREV.search(head):
+            continue
+        cut = m.end()
+        out.append((base + pos, base + cut))
+        pos = cut
+    if pos < len(text):
+        out.append((base + pos, base + len(text)))
+    return out
+
+
+def _spans_zh(text: str, base: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for m in _ZH_BOUNDARY.finditer(text):
+        out.append((base + pos, base + m.end()))
+        pos = m.end()
+    if pos < len(text):
+        out.append((base + pos, base + len(text)))
+    return out
+
+
+def split_sentences(text: str, lang: str) -> list[Sentence]:
+    """Split ``text`` into sentences; paragraphs (lines) never share a sentence. Surrounding
+    whitespace is trimmed from every span so the quote starts and ends on visible text."""
+    out: list[Sentence] = []
+    offset = 0
+    for para in text.split("\n"):
+        if para.strip():
+            spans = _spans_zh(para, offset) if lang == "zh" else _spans_en(para, offset)
+            for s, e in spans:
+                while s < e and text[s].isspace():
+                    s += 1
+                while e > s and text[e - 1].isspace():
+                    e -= 1
+                if e > s:
+                    out.append(Sentence(s, e, text[s:e]))
+        offset += len(para) + 1
+    return out
+
+
+def content_terms(sentence: str, lang: str) -> list[str]:
+    """Terms used for ranking: lower-cased non-stopwords (en) or Han bigrams (zh)."""
+    if lang == "zh":
+        han = "".join(_HAN.findall(sentence))
+        return [han[i : i + 2] for i in range(len(han) - 1)]
+    return [w.lower() for w in _WORD.findall(sentence) if w.lower() not in EN_STOP]
+
+
+def is_informative(sentence: Sentence, lang: str) -> bool:
+    """A real sentence: enough words (en) or Han characters (zh), not a bare heading or note."""
+    if lang == "zh":
+        return len(_HAN.findall(sentence.text)) >= 8
+    return len(_WORD.findall(sentence.text)) >= 5
+
+
+def rank_sentences(sentences: list[Sentence], lang: str, title: str = "") -> list[int]:
+    """Indices of the informative sentences, best first: centrality (shared terms with the
+    document), title overlap, and an early-position prior; ties broken by position."""
+    terms = [content_terms(s.text, lang) for s in sentences]
+    df: Counter[str] = Counter()
+    for t in terms:
+        df.update(set(t))
+    title_terms = set(content_terms(title, lang)) if title else set()
+    scored: list[tuple[float, int]] = []
+    n = len(sentences)
+    for i, (s, t) in enumerate(zip(sentences, terms, strict=True)):
+        if not is_informative(s, lang) or not t:
+            continue
+        central = sum(math.log1p(df[w]) for w in set(t)) / math.sqrt(len(t) + 4)
+        overlap = len(title_terms & set(t)) / (len(title_terms) + 1)
+        position = 1.0 / (1 + i) + (0.3 if i < max(3, n // 10) else 0.0)
+        scored.append((central + 2.0 * overlap + 1.5 * position, i))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    return [i for _, i in scored]
+
+
+def digest(sentences: list[Sentence], lang: str, title: str = "", k: int = 5) -> list[int]:
+    """The top ``k`` ranked sentence indices, in document order."""
+    return sorted(rank_sentences(sentences, lang, title)[:k])

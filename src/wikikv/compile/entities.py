@@ -1,0 +1,487 @@
+"""Named entities: detection (English and Chinese), kinds, and name-variant folding.
+
+English has no statistical NER model offline here, so detection combines a *gazetteer* of the
+corpus's own titles (and their variants) with capitalization rules; "Holmes" / "Mr. Holmes"
+resolve to "Sherlock Holmes" inside a document that names him in full (document-local
+coreference). Chinese uses jieba's part-of-speech tags (nr person, ns place, nt organization, nz
+other proper noun) plus 《书名》 titles.
+
+Every name is reduced to a *key* by :func:`fold`: NFKC (full-width → half-width), case-folded,
+whitespace collapsed, a leading English article dropped. Two surfaces with one key are one entity;
+a parenthetical qualifier ("Heat (film)") is part of the key, so homonyms stay apart, and the bare
+name becomes an alias only when exactly one title carries it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from wikikv.compile.digest import Sentence
+
+KINDS = ("person", "place", "org", "work", "event", "topic")
+_QUALIFIER = re.compile(r"^(.*\S)\s*[(（]([^()（）]+)[)）]\s*$")
+_TOKEN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*")
+_CONNECT = frozenset(
+    {
+        "of",
+        "de",
+        "la",
+        "le",
+        "von",
+        "van",
+        "der",
+        "den",
+        "da",
+        "du",
+        "del",
+        "di",
+        "y",
+        "the",
+        "&",
+        "al",
+        "bin",
+        "el",
+    }
+)
+HONORIFICS = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "dr",
+        "sir",
+        "lady",
+        "lord",
+        "prof",
+        "professor",
+        "saint",
+        "st",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "president",
+        "general",
+        "captain",
+        "judge",
+        "rev",
+        "madame",
+        "monsieur",
+    }
+)
+_SKIP_SINGLE = frozenset(
+    """The A An In On At To For From By With And Or But Is Was Were He She His Her They Their It
+    Its This That These Those There Then When Where While After Before During Since Although
+    However Also As If Following According Despite Between Under Over Its One Two Three
+    January February March April May June July August September October November December
+    Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mr Mrs Ms Dr St Sir Lady Lord
+    American British English French German Italian Spanish Russian Chinese Japanese Indian
+    Canadian Australian European African Irish Scottish Welsh Dutch Swedish Norwegian Danish
+    Polish Greek Roman Latin Christian Catholic Jewish Muslim Islamic Republican Democratic
+    Democrat Born Died Many Most Some Several Other Another Each Every Both All No Not Now
+    Later Early Although Because Through Until Upon Within Without His Hers Him We Our You I
+    Episode Season Chapter Part Book Volume Act Scene""".split()
+)
+_DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
+_KIND_SUFFIX = [
+    (
+        re.compile(
+            r"\b(University|College|School|Academy|Institute|Company|Corporation|Inc|Ltd|"
+            r"Records|Party|Club|FC|Band|Association|Society|Council|Ministry|Army|Navy|"
+            r"Church|Bank|Airlines|Group|Team|League|Agency|Museum|Library)\b"
+        ),
+        "org",
+    ),
+    (
+        re.compile(
+            r"\b(River|Lake|County|City|Mountain|Mountains|Island|Islands|State|Province|"
+            r"Street|Sea|Ocean|Valley|Bay|Township|Village|District|Park|Castle|Airport|"
+            r"Station|Bridge|Kingdom|Empire|Republic)\b"
+        ),
+        "place",
+    ),
+    (
+        re.compile(
+            r"\b(War|Battle|Olympics|Championship|Championships|Cup|Election|Festival|"
+            r"Revolution|Treaty|Awards?|Games|Tournament|Prize)\b"
+        ),
+        "event",
+    ),
+]
+_WORK_Q = re.compile(
+    r"film|album|song|novel|book|tv|series|play|opera|poem|magazine|"
+    r"newspaper|video game|soundtrack|ep|single|musical|comic|manga",
+    re.I,
+)
+_PERSON_Q = re.compile(
+    r"actor|actress|singer|musician|politician|footballer|writer|author|"
+    r"director|painter|poet|composer|bishop|king|queen|saint|born|died|"
+    r"cricketer|athlete|rapper|journalist|player|general|judge",
+    re.I,
+)
+_PLACE_Q = re.compile(
+    r"city|town|village|river|county|district|state|province|island|"
+    r"mountain|lake|country",
+    re.I,
+)
+_ORG_Q = re.compile(
+    r"band|company|university|college|school|club|party|team|organization|"
+    r"magazine publisher|label",
+    re.I,
+)
+_FIRST_PERSON = re.compile(
+    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4})"
+    r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
+    r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
+    r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
+    r"cricketer|athlete|player|rapper|journalist|producer|architect|engineer|businessman|"
+    r"economist|historian|priest|monk|emperor|duke|count|countess|lord|lady|dancer|model|"
+    r"screenwriter|filmmaker|novelist|playwright|artist|photographer|designer|coach|"
+    r"manager|diplomat|activist|inventor|entrepreneur|missionary|theologian|mathematician|"
+    r"drummer|guitarist|bassist|pianist|violinist|percussionist|vocalist|songwriter|conductor|"
+    r"comedian|broadcaster|presenter|statesman|monarch|ruler|sultan|cardinal|pope|saint)\b"
+    r"|\bis an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|"
+    r"writer|author|director|painter|poet|composer|rapper|journalist|producer|player|model|"
+    r"novelist|artist|businessman|coach|comedian|dancer|detective|character|"
+    r"drummer|guitarist|pianist|songwriter|scientist|philosopher|lawyer|physician)\b",
+    re.I,
+)
+_FIRST_WORK = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:film|movie|album|song|single|novel|book|"
+    r"television|TV|series|sitcom|play|opera|musical|poem|video game|documentary|soundtrack|"
+    r"EP|anthology|short story|comic|manga|newspaper|magazine|painting|sculpture)\b",
+    re.I,
+)
+_FIRST_PLACE = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:city|town|village|river|county|district|state|"
+    r"province|island|mountain|lake|country|region|municipality|commune|suburb|"
+    r"neighbourhood|neighborhood|hamlet|township|parish|valley|airport|station|"
+    r"building|church|castle|bridge|park|stadium|street|road|settlement|capital)\b"
+    r"|\bis the capital\b",
+    re.I,
+)
+_FIRST_ORG = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:band|group|company|corporation|university|college|"
+    r"school|club|party|team|organization|organisation|label|newspaper|agency|institute|"
+    r"association|society|firm|brand|airline|network|channel|dynasty)\b",
+    re.I,
+)
+_FIRST_EVENT = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:battle|war|election|festival|tournament|"
+    r"championship|competition|ceremony|conference|treaty|revolution|event|season)\b",
+    re.I,
+)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def fold(name: str) -> str:
+    """The key a name is compared under (see the module docstring)."""
+    s = unicodedata.normalize("NFKC", name).casefold().replace("’", "'")
+    s = " ".join(s.split())
+    if s.startswith("the ") and len(s) > 4:
+        s = s[4:]
+    return s.strip(" .,;:")
+
+
+def split_qualifier(title: str) -> tuple[str, str]:
+    """("Heat", "film") for "Heat (film)"; (title, "") when there is no qualifier."""
+    m = _QUALIFIER.match(title)
+    return (m.group(1), m.group(2)) if m else (title, "")
+
+
+def kind_of_qualifier(qualifier: str) -> str | None:
+    if not qualifier:
+        return None
+    for rx, kind in (
+        (_WORK_Q, "work"),
+        (_PERSON_Q, "person"),
+        (_ORG_Q, "org"),
+        (_PLACE_Q, "place"),
+    ):
+        if rx.search(qualifier):
+            return kind
+    return None
+
+
+def classify_title(title: str, first_sentence: str, lang: str) -> str:
+    """The kind of the entity a document is about, from its title and first sentence."""
+    if lang == "zh":
+        return "work"  # a piece of a single-author corpus: an essay, a story, a preface
+    base, qual = split_qualifier(title)
+    by_qual = kind_of_qualifier(qual)
+    if by_qual:
+        return by_qual
+    head = first_sentence[:300]
+    for rx, kind in (
+        (_FIRST_WORK, "work"),
+        (_FIRST_EVENT, "event"),
+        (_FIRST_ORG, "org"),
+        (_FIRST_PLACE, "place"),
+        (_FIRST_PERSON, "person"),
+    ):
+        if rx.search(head):
+            return kind
+    return kind_by_name(base) or ("place" if "," in title else "topic")
+
+
+def kind_by_name(name: str) -> str | None:
+    for rx, kind in _KIND_SUFFIX:
+        if rx.search(name):
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name found in a document: its key, the surface as written, where, and a kind guess.
+    ``gaz`` is true when the surface matched a corpus title or alias (None marks a
+    sentence-initial single word kept only if coreference resolves it)."""
+
+    key: str
+    surface: str
+    kind: str
+    sent: int
+    start: int
+    end: int
+    gaz: bool | None = False
+
+
+@dataclass
+class Gazetteer:
+    """Corpus titles and their variants: folded token sequences → entity key."""
+
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+    size: int = 0
+
+    def add(self, surface: str, key: str) -> None:
+        """Add one spelling; call :meth:`finish` after the last one."""
+        toks = tuple(fold(t) for t in _TOKEN.findall(surface))
+        if toks:
+            self.by_first.setdefault(toks[0], []).append((toks, key))
+
+    def finish(self) -> Gazetteer:
+        """Longest sequences first (ties in a fixed order), duplicates dropped."""
+        for first, bucket in self.by_first.items():
+            self.by_first[first] = sorted(set(bucket), key=lambda x: (-len(x[0]), x))
+        self.size = sum(len(b) for b in self.by_first.values())
+        return self
+
+
+def title_variants(titles: Iterable[str]) -> dict[str, str]:
+    """Variant key → title key: the title itself, its base without a unique parenthetical
+    qualifier, and the multi-word head before a comma when unique ("Van Hook Township")."""
+    title_keys = {fold(t): t for t in titles}
+    base_owners: dict[str, set[str]] = {}
+    for key, title in title_keys.items():
+        base, qual = split_qualifier(title)
+        if qual:
+            base_owners.setdefault(fold(base), set()).add(key)
+        head = title.split(",", 1)[0]
+        if "," in title and len(head.split()) >= 2:
+            base_owners.setdefault(fold(head), set()).add(key)
+    out = {k: k for k in title_keys}
+    for base, owners in base_owners.items():
+        if base not in title_keys and len(owners) == 1:
+            out[base] = next(iter(owners))
+    return out
+
+
+def ambiguous_bases(titles: Iterable[str]) -> set[str]:
+    """Bare names shared by several qualified titles (homonyms): never an entity of their own."""
+    owners: dict[str, int] = {}
+    for t in titles:
+        base, qual = split_qualifier(t)
+        if qual:
+            owners[fold(base)] = owners.get(fold(base), 0) + 1
+    return {b for b, n in owners.items() if n > 1}
+
+
+def build_gazetteer(variants: dict[str, str], display: dict[str, str]) -> Gazetteer:
+    """A gazetteer over the variant keys (display: key → a surface spelling)."""
+    gaz = Gazetteer()
+    for variant, key in variants.items():
+        gaz.add(display.get(variant, variant), key)
+    return gaz.finish()
+
+
+def _sentence_of(sentences: Sequence[Sentence], pos: int, hint: int) -> int:
+    i = hint
+    while i < len(sentences) and sentences[i].end <= pos:
+        i += 1
+    return min(i, len(sentences) - 1) if sentences else 0
+
+
+def english_mentions(
+    text: str,
+    sentences: Sequence[Sentence],
+    gaz: Gazetteer,
+    about: str = "",
+    about_person: bool = True,
+) -> list[Mention]:
+    """Gazetteer matches (longest first) and capitalized runs, with document-local coreference:
+    a surname or an honorific form resolves to the full name the document uses."""
+    toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    folded = [fold(t[0]) for t in toks]
+    sent_starts = {s.start for s in sentences}
+    out: list[Mention] = []
+    i = 0
+    hint = 0
+    n = len(toks)
+    while i < n:
+        word, start, _ = toks[i]
+        if not (word[0].isupper() or word[0].isdigit()):
+            i += 1
+            continue
+        hit = _match_gazetteer(text, toks, folded, i, gaz, start in sent_starts)
+        if hit is not None:
+            end = toks[hit[0] - 1][2]
+            surface = text[start:end].rstrip(".")
+            hint = _sentence_of(sentences, start, hint)
+            out.append(Mention(hit[1], surface, "", hint, start, start + len(surface), True))
+            i = hit[0]
+            continue
+        j = i + 1
+        while j < n and _contiguous(text, toks, j - 1, j + 1):
+            w = toks[j][0]
+            prev = toks[j - 1][0]
+            if prev.endswith(".") and len(prev) > 2 and prev[:-1].lower() not in HONORIFICS:
+                break  # "Watson. Mr" — a full stop ends the name unless it ends an honorific
+            if w[0].isupper():
+                j += 1
+            elif (
+                w.lower() in _CONNECT
+                and j + 1 < n
+                and toks[j + 1][0][0].isupper()
+                and _contiguous(text, toks, j, j + 2)
+            ):
+                j += 2
+            else:
+                break
+        k = i
+        while k < j and toks[k][0] in _SKIP_SINGLE and toks[k][0] != "The":
+            k += 1
+        if k < j and toks[k][0] == "The" and k + 1 < j:
+            pass  # "The Beatles": the article stays in the surface, fold() drops it from the key
+        elif k < j and toks[k][0] == "The":
+            k += 1
+        if k >= j:
+            i = j
+            continue
+        run = [t[0] for t in toks[k:j]]
+        s0 = toks[k][1]
+        surface = text[s0 : toks[j - 1][2]].rstrip(".")
+        initial = s0 in sent_starts
+        if _is_candidate(run, False):
+            hint = _sentence_of(sentences, s0, hint)
+            # A sentence-initial single word is kept only if coreference resolves it below.
+            out.append(
+                Mention(
+                    fold(surface),
+                    surface,
+                    kind_by_name(surface) or "",
+                    hint,
+                    s0,
+                    s0 + len(surface),
+                    False if not initial or len(run) > 1 else None,
+                )
+            )
+        i = j
+    return _coref(out, about, about_person)
+
+
+def _match_gazetteer(
+    text: str,
+    toks: list[tuple[str, int, int]],
+    folded: list[str],
+    i: int,
+    gaz: Gazetteer,
+    sentence_initial: bool,
+) -> tuple[int, str] | None:
+    word = toks[i][0]
+    for seq, key in gaz.by_first.get(folded[i], ()):
+        j = i + len(seq)
+        if j > len(toks) or tuple(folded[i:j]) != seq:
+            continue
+        if len(seq) == 1 and (
+            sentence_initial or word in _SKIP_SINGLE or not word[0].isupper() or len(word) < 3
+        ):
+            continue
+        if not _contiguous(text, toks, i, j, allow_comma=True):
+            continue
+        if j < len(toks) and toks[j][0][0].isupper() and _contiguous(text, toks, j - 1, j + 1):
+            continue  # "Blue Murder": a title that is only the head of a longer name
+        return j, key
+    return None
+
+
+def _contiguous(
+    text: str, toks: list[tuple[str, int, int]], i: int, j: int, allow_comma: bool = False
+) -> bool:
+    """Tokens i..j-1 are separated only by spaces (a comma — unless ``allow_comma``, for titles
+    like "Lambert, Margrave of Tuscany" — or a line break ends a name)."""
+    ok = (" ", ", ", "", " (", ") ") if allow_comma else (" ",)
+    for a in range(i, j - 1):
+        if text[toks[a][2] : toks[a + 1][1]] not in ok:
+            return False
+    return True
+
+
+def _is_candidate(run: list[str], sentence_initial: bool) -> bool:
+    if not run or len(run) > 6:
+        return False
+    if any(len(t) > 30 for t in run):
+        return False
+    if len(run) == 1:
+        w = run[0].rstrip(".")
+        if sentence_initial or w in _SKIP_SINGLE or _DEMONYM.match(w) or len(w) < 3:
+            return False
+        if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
+            return False
+    return not all(t[0].isdigit() for t in run)
+
+
+def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Mention]:
+    """Fold short forms into the full names the same document uses: a single word that is the
+    last (or, for the person the document is about, first) word of a full name, and an
+    honorific with one name ("Mr. Holmes"). A gazetteer match is never redirected."""
+    surname: dict[str, tuple[str, str]] = {}
+    if about and about_person:
+        base = split_qualifier(about)[0].split(",")[0].split()
+        if len(base) >= 2:
+            surname.setdefault(fold(base[-1]), (fold(about), "person"))
+            surname.setdefault(fold(base[0]), (fold(about), "person"))
+    for m in mentions:
+        parts = m.surface.split()
+        if (
+            m.kind == "person"
+            and len(parts) >= 2
+            and parts[0].rstrip(".").lower() not in HONORIFICS
+        ):
+            surname.setdefault(fold(parts[-1]), (m.key, m.kind))
+    out: list[Mention] = []
+    for m in mentions:
+        parts = m.surface.split()
+        honorific = len(parts) == 2 and parts[0].rstrip(".").lower() in HONORIFICS
+        short = parts[-1] if honorific else (parts[0] if len(parts) == 1 else None)
+        target = surname.get(fold(short)) if short and not m.gaz else None
+        if target is not None and target[0] != m.key:
+            out.append(
+                Mention(target[0], m.surface, target[1] or m.kind, m.sent, m.start, m.end, True)
+            )
+        elif m.gaz is None:
+            continue  # an unresolved sentence-initial single word: most likely not a name
+        elif short and honorific:
+            out.append(Mention(fold(short), m.surface, "person", m.sent, m.start, m.end, m.gaz))
+        else:
+            out.append(m)
+    return out
+
+
+def _has_han(word: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in word)

@@ -1,0 +1,117 @@
+"""Chinese named entities: jieba part-of-speech tags (nr person, ns place, nt organization, nz
+other proper noun) and 《书名》 titles, with the filters that keep jieba's frequent false
+positives out of the wiki."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from wikikv.compile.digest import Sentence
+from wikikv.compile.entities import Mention, _has_han, _sentence_of, fold
+
+_ZH_TAGS = {
+    "nr": "person",
+    "nrt": "person",
+    "nrfg": "person",
+    "ns": "place",
+    "nt": "org",
+    "nz": "topic",
+}
+# Words jieba commonly mis-tags as proper nouns in modern prose.
+_ZH_STOP = frozenset(
+    """东西 明白 宣言 文明 言语 英雄 太阳 爱国 令人 卢布 诺夫 左翼 高兴 时光 外国 中外 南北 东方
+    西方 华人 国人 本国 全国 各国 世界 天下 人类 社会 国家 政府 文学 文艺 文章 白话 古人 今人
+    新月 青年 老爷 先生 太太 小姐 夫人 同志 阿Q 金钱 和平 自由 光明 黑暗 北方 南方 大众 天才
+    圣人 孔孟 马上 东洋 西洋 大家 上帝 神仙 如来 观音 罗汉 武士 诗人 学者 名人 中华 民国 从此
+    于是 万一 一向 余地 石头 公理 正人君子 正人 君子 杂志 日报 周刊 报章 作家 文人 批评家""".split()
+)
+# Common single-character surnames (百家姓 head) and compound ones: a short word jieba tags nr
+# (dictionary or HMM) must start with one, which removes most of its false persons ("喝咖啡",
+# "祖传") while keeping 杨荫榆 or 胡也频; transliterations carry nrt and are kept.
+_SURNAMES = frozenset(
+    "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘"
+    "葛奚范彭郎鲁韦昌马苗凤花方俞任袁柳鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐"
+    "康伍余元卜顾孟平黄和穆萧尹姚邵湛汪祁毛禹狄米贝明臧计伏成戴谈宋茅庞熊纪舒屈项祝董梁杜阮"
+    "蓝闵席季麻强贾路娄危江童颜郭梅盛林刁钟徐邱骆高夏蔡田樊胡凌霍虞万支柯管卢莫经房裘缪干解"
+    "应宗丁宣邓郁单杭洪包诸左石崔吉钮龚程嵇邢滑裴陆荣翁荀羊惠甄曲封芮储靳汲邴糜松井段富巫"
+    "乌焦巴弓牧隗山谷车侯宓蓬全郗班仰秋仲伊宫宁仇栾暴甘厉戎祖武符刘景詹束龙叶幸司韶郜黎蓟薄"
+    "印宿白怀蒲邰从鄂索咸籍赖卓蔺屠蒙池乔阴胥能苍双闻莘党翟谭贡劳逄姬申扶堵冉宰郦雍桑桂濮牛"
+    "寿通边扈燕冀郏浦尚农温别庄晏柴瞿阎充慕连茹习宦艾鱼容向古易慎戈廖庾终暨居衡步都耿满弘匡"
+    "国文寇广禄阙东欧殳沃利蔚越夔隆师巩厍聂晁勾敖融冷訾辛阚那简饶空曾沙乜养鞠须丰巢关蒯相查"
+    "荆红游竺权逯盖益桓公"
+)
+_COMPOUND_SURNAMES = (
+    "欧阳",
+    "司马",
+    "诸葛",
+    "上官",
+    "东方",
+    "皇甫",
+    "尉迟",
+    "公孙",
+    "令狐",
+    "慕容",
+    "长孙",
+    "宇文",
+    "司徒",
+    "夏侯",
+)
+_ZH_HONORIFIC_SUFFIX = ("先生", "女士", "小姐", "太太", "君", "氏", "老爷")
+_BOOK = re.compile(r"《([^《》\n]{1,30})》")
+
+
+def looks_like_name(word: str) -> bool:
+    """A 2-3 character Han word starting with a surname (a guess for words jieba does not know)."""
+    return (
+        2 <= len(word) <= 3
+        and all("\u3400" <= c <= "\u9fff" for c in word)
+        and (word[0] in _SURNAMES or word.startswith(_COMPOUND_SURNAMES))
+    )
+
+
+def chinese_mentions(
+    text: str,
+    sentences: Sequence[Sentence],
+    words: Sequence[tuple[str, str]],
+    titles: dict[str, str],
+    known: dict[str, str] | None = None,
+) -> list[Mention]:
+    """Mentions from jieba (word, flag) pairs covering ``text`` in order, plus 《书名》 titles.
+    ``titles`` maps folded corpus titles → their key, so a piece's title links to its page;
+    with ``known`` (the tagger's dictionary; its presence turns the rule on) a short nr word
+    must start with a surname."""
+    out: list[Mention] = []
+    pos = 0
+    hint = 0
+    for word, flag in words:
+        start = pos
+        pos += len(word)
+        kind = _ZH_TAGS.get(flag)
+        if kind is None or len(word) < 2 or word in _ZH_STOP or not _has_han(word):
+            continue
+        if kind == "person" and word.endswith(_ZH_HONORIFIC_SUFFIX) and len(word) <= 3:
+            continue
+        if (
+            flag == "nr"
+            and known is not None
+            and len(word) <= 3
+            and not (word[0] in _SURNAMES or word.startswith(_COMPOUND_SURNAMES))
+        ):
+            continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传
+        hint = _sentence_of(sentences, start, hint)
+        out.append(Mention(fold(word), word, kind, hint, start, pos))
+    hint = 0
+    for m in _BOOK.finditer(text):
+        name = m.group(1).strip()
+        if not name:
+            continue
+        key = titles.get(fold(name), fold(name))
+        hint = _sentence_of(sentences, m.start(1), hint)
+        out.append(
+            Mention(
+                key, name, "work", hint, m.start(1), m.start(1) + len(name), key in titles.values()
+            )
+        )
+    out.sort(key=lambda m: (m.start, m.end))
+    return out

@@ -1,0 +1,287 @@
+"""Ingest: a folder, a JSONL file or a JSON array → cleaned :class:`Document` objects.
+
+Every offset the wiki stores refers to the *stored* article text, which is the cleaned text made
+here (fences, full-width indentation, hard line wraps and inline footnote markers removed). The
+raw input's fingerprint is kept beside it so an unchanged document is skipped on the next run.
+
+A file that cannot be ingested (binary, undecodable, empty, huge) becomes an :class:`IngestIssue`
+and the rest of the corpus goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikikv.errors import CorpusError
+
+MAX_DOC_BYTES = 8 * 1024 * 1024
+TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
+# Inline footnote markers: 〔１〕 〔12〕 [3] after text, and the parenthesized digits ⑴..⒇.
+_INLINE_NOTE = re.compile(r"〔[0-9０-９]{1,3}〕|⑴|⑵|⑶|⑷|⑸|⑹|⑺|⑻|⑼|⑽|⑾|⑿|⒀|⒁|⒂|⒃|⒄|⒅|⒆|⒇")
+_LINE_NOTE = re.compile(r"^(〔[0-9０-９]{1,3}〕|[⑴-⒇])")
+_CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef\u2018-\u201f\u2026\u2014]")
+_TERMINAL = '。！？!?；;」』”"’…：:）)'
+_TAG = re.compile(r"<[^>]+>")
+_SCRIPT = re.compile(r"<(script|style)[^>]*>.*?</\1>", re.IGNORECASE | re.DOTALL)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_BLOCK_TAG = re.compile(r"</?(p|div|br|h[1-6]|li|tr|section|article|blockquote)\b[^>]*>", re.I)
+
+
+@dataclass
+class Document:
+    """One cleaned document. ``id`` is stable (the corpus's own id, else the relative path
+    without extension); ``group`` is the folder for folder corpora ('' otherwise)."""
+
+    id: str
+    title: str
+    text: str
+    fingerprint: str
+    lang: str = "en"
+    group: str = ""
+    origin: str = ""
+
+
+@dataclass
+class IngestIssue:
+    """A document that was reported and skipped."""
+
+    source: str
+    reason: str
+
+
+@dataclass
+class IngestResult:
+    documents: list[Document] = field(default_factory=list)
+    issues: list[IngestIssue] = field(default_factory=list)
+    read: int = 0
+
+
+def fingerprint(*parts: str | bytes) -> str:
+    h = hashlib.blake2b(digest_size=12)
+    for p in parts:
+        h.update(p.encode("utf-8") if isinstance(p, str) else p)
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def detect_lang(text: str) -> str:
+    """'zh' when Han characters make up a large share of the letters, else 'en'."""
+    sample = text[:4000]
+    han = len(_HAN.findall(sample))
+    latin = sum(1 for c in sample if c.isascii() and c.isalpha())
+    return "zh" if han > 0 and han * 2 >= latin else "en"
+
+
+def decode_bytes(data: bytes, source: str) -> str:
+    """UTF-8 (with or without BOM), else GB18030; CorpusError for binary or undecodable bytes."""
+    if b"\x00" in data[:8192]:
+        raise CorpusError(f"{source}: binary file (NUL bytes)")
+    for enc in ("utf-8-sig", "gb18030"):
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    raise CorpusError(f"{source}: not UTF-8 or GB18030 text")
+
+
+def _is_cjk_boundary(left: str, right: str) -> bool:
+    return bool(left and right and (_CJK_END.match(left[-1]) or _CJK_END.match(right[0])))
+
+
+def clean_text(raw: str) -> str:
+    """Offset-safe cleaning: the result *is* the stored article text.
+
+    Removes a code fence wrapping the whole document, leading indentation (full-width or ASCII),
+    inline footnote markers (〔２〕, ⑴ — the notes themselves are kept), and joins hard-wrapped
+    lines of a paragraph (without a space between CJK characters)."""
+    lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lines and _FENCE.match(lines[0]):
+        lines.pop(0)
+        if lines and _FENCE.match(lines[-1]):
+            lines.pop()
+    paragraphs: list[str] = []
+    cur = ""
+    for raw_line in lines:
+        if _FENCE.match(raw_line):
+            continue
+        line = raw_line.strip(" \t\u3000\u00a0")
+        if not line:
+            if cur:
+                paragraphs.append(cur)
+                cur = ""
+            continue
+        indent = len(raw_line) - len(raw_line.lstrip(" \t\u3000"))
+        starts_new = not cur or bool(_LINE_NOTE.match(line))
+        if not starts_new:
+            if _is_cjk_boundary(cur, line):
+                # Hard-wrapped CJK text: a line continues the paragraph unless the previous one
+                # closed a sentence or is short (a heading), even when the wrap re-indented it.
+                starts_new = cur[-1] in _TERMINAL or len(cur) < 16
+            else:
+                starts_new = indent >= 2
+        if starts_new:
+            if cur:
+                paragraphs.append(cur)
+            cur = line
+        else:
+            cur = cur + ("" if _is_cjk_boundary(cur, line) else " ") + line
+    if cur:
+        paragraphs.append(cur)
+    paragraphs = [_strip_markers(p) for p in paragraphs]
+    paragraphs = [p for p in paragraphs if p]
+    return "\n\n".join(paragraphs)
+
+
+def _strip_markers(paragraph: str) -> str:
+    """Drop inline footnote markers, keeping the marker that opens a note line."""
+    lead = _LINE_NOTE.match(paragraph)
+    head = paragraph[: lead.end()] if lead else ""
+    return (head + _INLINE_NOTE.sub("", paragraph[len(head) :])).strip(" \t\u3000")
+
+
+def html_to_text(raw: str) -> tuple[str, str]:
+    """(title, text) of an HTML page: scripts dropped, block tags become line breaks."""
+    title_m = _HTML_TITLE.search(raw)
+    title = html.unescape(_TAG.sub("", title_m.group(1))).strip() if title_m else ""
+    body = _SCRIPT.sub("", raw)
+    body = _HTML_TITLE.sub("", body)
+    body = _BLOCK_TAG.sub("\n\n", body)
+    return title, html.unescape(_TAG.sub("", body))
+
+
+def make_document(
+    doc_id: str, title: str, raw_text: str, raw_fp: str, group: str = "", origin: str = ""
+) -> Document:
+    text = clean_text(raw_text)
+    title = " ".join(title.split()) or doc_id.rsplit("/", 1)[-1]
+    return Document(
+        id=doc_id,
+        title=title,
+        text=text,
+        fingerprint=raw_fp,
+        lang=detect_lang(title + "\n" + text),
+        group=group,
+        origin=origin,
+    )
+
+
+def _from_file(path: Path, root: Path) -> Document:
+    source = str(path)
+    size = path.stat().st_size
+    if size > MAX_DOC_BYTES:
+        raise CorpusError(f"{source}: {size} bytes, over the {MAX_DOC_BYTES}-byte limit")
+    data = path.read_bytes()
+    text = decode_bytes(data, source)
+    rel = path.relative_to(root).with_suffix("")
+    doc_id = rel.as_posix()
+    group = rel.parent.as_posix() if rel.parent.as_posix() != "." else ""
+    title = path.stem
+    if path.suffix.lower() in (".html", ".htm"):
+        html_title, text = html_to_text(text)
+        title = html_title or title
+    doc = make_document(doc_id, title, text, fingerprint(data), group, source)
+    if not doc.text.strip():
+        raise CorpusError(f"{source}: empty after cleaning")
+    return doc
+
+
+def _records(path: Path) -> Iterator[tuple[str, dict[str, object]]]:
+    data = path.read_bytes()
+    text = decode_bytes(data, str(path))
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            rows = json.loads(stripped)
+        except ValueError as exc:
+            raise CorpusError(f"{path}: not a JSON array: {exc}") from exc
+        if not isinstance(rows, list):
+            raise CorpusError(f"{path}: expected a JSON array of objects")
+        for i, row in enumerate(rows):
+            yield f"{path}[{i}]", row if isinstance(row, dict) else {"__bad__": True}
+        return
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            yield f"{path}:{n}", {"__bad__": True}
+            continue
+        yield f"{path}:{n}", row if isinstance(row, dict) else {"__bad__": True}
+
+
+def _from_records(path: Path, out: IngestResult) -> None:
+    for i, (where, row) in enumerate(_records(path)):
+        out.read += 1
+        if row.get("__bad__"):
+            out.issues.append(IngestIssue(where, "malformed JSON record"))
+            continue
+        text = row.get("text")
+        if not isinstance(text, str) or not text.strip():
+            out.issues.append(IngestIssue(where, "empty or missing text"))
+            continue
+        title = row.get("title")
+        raw_id = row.get("id")
+        doc_id = str(raw_id) if raw_id not in (None, "") else f"{path.stem}-{i:06d}"
+        title_s = title if isinstance(title, str) else ""
+        doc = make_document(doc_id, title_s, text, fingerprint(title_s, text), "", where)
+        if not doc.text.strip():
+            out.issues.append(IngestIssue(where, "empty after cleaning"))
+            continue
+        out.documents.append(doc)
+
+
+def read_corpus(source: str | Path) -> IngestResult:
+    """Read a folder (recursive), a JSONL file or a JSON array file."""
+    path = Path(source)
+    out = IngestResult()
+    if not path.exists():
+        raise CorpusError(f"corpus {source} does not exist")
+    if path.is_file():
+        if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+            _from_records(path, out)
+        else:
+            out.read += 1
+            try:
+                out.documents.append(_from_file(path, path.parent))
+            except (CorpusError, OSError) as exc:
+                out.issues.append(IngestIssue(str(path), str(exc)))
+        return out
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        suffix = file.suffix.lower()
+        if suffix in (".jsonl", ".ndjson"):
+            _from_records(file, out)
+            continue
+        if suffix not in TEXT_SUFFIXES or file.name.upper() in ("SOURCE.MD", "README.MD"):
+            continue
+        out.read += 1
+        try:
+            out.documents.append(_from_file(file, path))
+        except (CorpusError, OSError) as exc:
+            out.issues.append(IngestIssue(str(file), str(exc).split(": ", 1)[-1]))
+    _check_unique(out)
+    return out
+
+
+def _check_unique(out: IngestResult) -> None:
+    seen: set[str] = set()
+    kept: list[Document] = []
+    for doc in out.documents:
+        if doc.id in seen:
+            out.issues.append(IngestIssue(doc.origin, f"duplicate document id {doc.id!r}"))
+            continue
+        seen.add(doc.id)
+        kept.append(doc)
+    out.documents = kept

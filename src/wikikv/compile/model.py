@@ -1,0 +1,276 @@
+"""The compiled model of a corpus: per-document analyses in, entities with paths, facts and
+symmetric links out.
+
+:func:`derive` is a pure function of the current set of :class:`DocAnalysis` records and the
+schema: the same documents give the same entities, paths, facts, links and aliases whatever order
+they arrived in. That is what makes incremental add / remove exact — removing a document and
+adding it back yields the wiki that never lost it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import msgspec
+
+from wikikv.compile import entities as ents
+from wikikv.compile.schema import Schema, plan_routing
+from wikikv.llm.base import MentionOut, SentenceSpan
+from wikikv.store.paths import escape_segment
+
+MIN_DF = 2
+ABOUT_FACTS = 30
+MENTION_FACTS = 12
+MAX_ALIASES = 12
+
+
+class DocAnalysis(msgspec.Struct):
+    """What the compile step learned about one document (stored in the kb's system keyspace)."""
+
+    id: str
+    title: str
+    lang: str
+    fingerprint: str
+    group: str = ""
+    about_kind: str = "topic"
+    sentences: list[SentenceSpan] = msgspec.field(default_factory=list)
+    digest: list[int] = msgspec.field(default_factory=list)
+    mentions: list[MentionOut] = msgspec.field(default_factory=list)
+    informative: list[int] = msgspec.field(default_factory=list)
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Fact:
+    doc: str
+    start: int
+    end: int
+
+
+@dataclass
+class Entity:
+    key: str
+    name: str
+    kind: str
+    dim: str = ""
+    path: str = ""
+    about: list[str] = field(default_factory=list)
+    mentioned_in: dict[str, int] = field(default_factory=dict)  # doc → first sentence index
+    surfaces: dict[str, int] = field(default_factory=dict)
+    aliases: list[str] = field(default_factory=list)
+    qualifier: str = ""
+    group: str = ""
+    facts: list[Fact] = field(default_factory=list)
+    links: dict[str, set[str]] = field(default_factory=dict)  # other key → reasons
+
+
+@dataclass
+class Model:
+    entities: dict[str, Entity]
+    about: dict[str, str]  # doc id → entity key
+    routing_changed: bool = False
+    variants: dict[str, str] = field(default_factory=dict)  # variant key → title entity key
+
+
+def article_path(doc_id: str) -> str:
+    return "/sources/articles/" + escape_segment(doc_id)
+
+
+def digest_path(doc_id: str) -> str:
+    return "/sources/digests/" + escape_segment(doc_id)
+
+
+def title_entities(
+    docs: dict[str, DocAnalysis], folder_corpus: bool
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(doc → entity key, entity key → display name, entity key → qualifier group).
+    In a JSONL corpus passages with one title describe one entity; in a folder corpus the same
+    file name in two folders (后记 in two collections) names two works, told apart by folder."""
+    by_title: dict[str, set[str]] = defaultdict(set)
+    for d in docs.values():
+        by_title[ents.fold(d.title)].add(d.group)
+    about: dict[str, str] = {}
+    display: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    for doc_id in sorted(docs):
+        d = docs[doc_id]
+        key = ents.fold(d.title)
+        name = d.title
+        if folder_corpus and len(by_title[key]) > 1:
+            name = f"{d.title}（{d.group}）" if d.lang == "zh" else f"{d.title} ({d.group})"
+            key = ents.fold(name)
+            groups[key] = d.group
+        about[doc_id] = key
+        display.setdefault(key, name)
+    return about, display, groups
+
+
+def gazetteer_for(
+    docs: dict[str, DocAnalysis], folder_corpus: bool
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(variant key → entity key, key → display) for the entity role of the provider."""
+    _, display, _ = title_entities(docs, folder_corpus)
+    variants = ents.title_variants(display.values())
+    shown = dict(display)
+    for variant, key in variants.items():
+        if variant not in shown:
+            base, _ = ents.split_qualifier(display[key])
+            shown[variant] = base if ents.fold(base) == variant else display[key].split(",")[0]
+    return variants, shown
+
+
+def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
+    """The entities of the current documents (see the module docstring)."""
+    about, display, groups = title_entities(docs, schema.folder_corpus)
+    variants = ents.title_variants(display.values())
+    blocked = ents.ambiguous_bases(display.values())
+    if schema.folder_corpus:
+        dup_titles = Counter(ents.fold(d.title) for d in docs.values())
+        blocked |= {t for t, n in dup_titles.items() if n > 1 and t not in display}
+    entities: dict[str, Entity] = {}
+    for doc_id in sorted(docs):
+        key = about[doc_id]
+        d = docs[doc_id]
+        ent = entities.get(key)
+        if ent is None:
+            base, qual = ents.split_qualifier(display[key])
+            ent = Entity(
+                key, display[key], d.about_kind, qualifier=qual, group=groups.get(key, d.group)
+            )
+            entities[key] = ent
+        ent.about.append(doc_id)
+
+    # Mentions: resolve to title entities, or count candidates by document frequency.
+    resolved: dict[str, list[tuple[str, MentionOut]]] = {}
+    df: dict[str, int] = {}
+    # Candidate names are counted as (key, surface) and (key, kind) pairs: flat dicts keep this
+    # loop over every mention of the corpus cheap enough for a one-document incremental add.
+    cand_surface: dict[tuple[str, str], int] = {}
+    cand_kind: dict[tuple[str, str], int] = {}
+    for doc_id in sorted(docs):
+        seen: set[str] = set()
+        out: list[tuple[str, MentionOut]] = []
+        for m in docs[doc_id].mentions:
+            key = variants.get(m.key, m.key)
+            if key in blocked or len(key) < 2:
+                continue
+            out.append((key, m))
+            if key not in entities:
+                pair = (key, m.surface)
+                cand_surface[pair] = cand_surface.get(pair, 0) + 1
+                if m.kind:
+                    kpair = (key, m.kind)
+                    cand_kind[kpair] = cand_kind.get(kpair, 0) + 1
+                if key not in seen:
+                    df[key] = df.get(key, 0) + 1
+                    seen.add(key)
+        resolved[doc_id] = out
+    chosen = {k for k, n in df.items() if n >= MIN_DF and k not in entities}
+    best_surface = _best(cand_surface, chosen)
+    best_kind = _best(cand_kind, chosen)
+    for key in sorted(chosen):
+        surface = best_surface[key]
+        kind = best_kind.get(key) or ents.kind_by_name(surface) or "topic"
+        entities[key] = Entity(key, surface, kind)
+
+    for doc_id in sorted(docs):
+        src = about[doc_id]
+        for key, m in resolved[doc_id]:
+            ent = entities.get(key)
+            if ent is None:
+                continue
+            ent.surfaces[m.surface] = ent.surfaces.get(m.surface, 0) + 1
+            if key == src:
+                continue
+            if doc_id not in ent.mentioned_in:
+                ent.mentioned_in[doc_id] = m.sent
+            ent.links.setdefault(src, set()).add("mentioned-by")
+            entities[src].links.setdefault(key, set()).add("mentions")
+
+    for ent in entities.values():
+        _facts(ent, docs)
+        _aliases(ent, variants, display)
+    changed = _place(entities, schema)
+    return Model(entities=entities, about=about, routing_changed=changed, variants=variants)
+
+
+def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:
+    """Per key, the most frequent value (ties: the smallest)."""
+    out: dict[str, tuple[int, str]] = {}
+    for (key, value), n in counts.items():
+        if key in keys:
+            cur = out.get(key)
+            if cur is None or (-n, value) < (-cur[0], cur[1]):
+                out[key] = (n, value)
+    return {k: v for k, (_, v) in out.items()}
+
+
+def _facts(ent: Entity, docs: dict[str, DocAnalysis]) -> None:
+    seen: set[tuple[str, int]] = set()
+    for doc_id in sorted(ent.about):
+        d = docs[doc_id]
+        for idx in d.digest[:ABOUT_FACTS]:
+            s = d.sentences[idx]
+            seen.add((doc_id, idx))
+            ent.facts.append(Fact(doc_id, s.start, s.end))
+    n = 0
+    for doc_id in sorted(ent.mentioned_in):
+        if n >= MENTION_FACTS:
+            break
+        d = docs[doc_id]
+        idx = ent.mentioned_in[doc_id]
+        if (doc_id, idx) in seen or not 0 <= idx < len(d.sentences):
+            continue
+        s = d.sentences[idx]
+        ent.facts.append(Fact(doc_id, s.start, s.end))
+        n += 1
+
+
+def _aliases(ent: Entity, variants: dict[str, str], display: dict[str, str]) -> None:
+    own = ents.fold(ent.name)
+    names = {s for s in ent.surfaces if len(s) <= 80 and ents.fold(s) != own}
+    base, qual = ents.split_qualifier(ent.name)
+    if qual and variants.get(ents.fold(base)) == ent.key:
+        names.add(base)
+    if "," in ent.name and variants.get(ents.fold(ent.name.split(",")[0])) == ent.key:
+        names.add(ent.name.split(",")[0])
+    folded: dict[str, str] = {}
+    for n in sorted(names):
+        folded.setdefault(ents.fold(n), n)
+    ent.aliases = sorted(folded.values())[:MAX_ALIASES]
+
+
+def _place(entities: dict[str, Entity], schema: Schema) -> bool:
+    """Assign dimensions and paths; plan a routing level for a dimension over the bound.
+    Returns whether the schema's routing changed (the caller persists it)."""
+    by_dim: dict[str, list[Entity]] = defaultdict(list)
+    for ent in entities.values():
+        ent.dim = schema.dimension_of(ent.kind)
+        by_dim[ent.dim].append(ent)
+    changed = False
+    for dim, members in by_dim.items():
+        plan = schema.routing.get(dim)
+        keys = [e.key for e in members]
+        if plan is None and len(members) > schema.fanout:
+            schema.routing[dim] = plan_routing(keys, schema.fanout)
+            changed = True
+        elif plan is not None:
+            counts = Counter(plan.bucket(k) for k in keys)
+            if counts and max(counts.values()) > schema.fanout:
+                schema.routing[dim] = plan_routing(keys, schema.fanout)
+                changed = True
+        plan = schema.routing.get(dim)
+        taken: dict[str, set[str]] = defaultdict(set)
+        for ent in sorted(members, key=lambda e: e.key):
+            parent = "/" + escape_segment(dim)
+            if plan is not None:
+                parent += "/" + escape_segment(plan.bucket(ent.key))
+            seg = escape_segment(ent.name)
+            n = 2
+            while seg in taken[parent]:
+                seg = escape_segment(f"{ent.name} ({n})")
+                n += 1
+            taken[parent].add(seg)
+            ent.path = parent + "/" + seg
+    return changed

@@ -1,0 +1,274 @@
+"""Page rendering in the LLM-Wiki format (LLM-Wiki paper, Appendix E).
+
+An entity page::
+
+    ---
+    type: people
+    created: 2026-11-22
+    updated: 2026-11-22
+    aliases: [Holmes, Mr. Holmes]
+    tags: [person, people]
+    ---
+    # Sherlock Holmes
+    > one-line summary
+
+    ## Key Facts
+    - <verbatim quote> [^1]
+
+    ## Related Pages
+    - [[/people/Dr. Watson|Dr. Watson]] — Sherlock Holmes's article mentions Dr. Watson
+
+    ## Related Sources
+    - [[/sources/digests/p00001|Sherlock Holmes]] — digest of the article on Sherlock Holmes
+
+    [^1]: [[/sources/articles/p00001]] chars 0-57
+
+Every ``[^n]`` citation names the article and the character offsets of its quote, which is the
+article text between those offsets verbatim: :mod:`wikikv.compile.check` verifies exactly that.
+Dates live only in the front matter and are excluded from the content fingerprint, so an
+unchanged page is never rewritten.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+
+from wikikv.compile.model import DocAnalysis, Entity, article_path, digest_path
+from wikikv.store.records import FileMeta
+
+FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
+NOTE_LINE = re.compile(r"^\[\^(?P<n>\d+)\]: \[\[(?P<path>[^\]|]+)\]\] chars (?P<s>\d+)-(?P<e>\d+)$")
+WIKILINK = re.compile(r"\[\[([^\[\]|#]+)(?:\|[^\[\]]*)?\]\]")
+_DATE_LINE = re.compile(r"^(created|updated): .*$", re.MULTILINE)
+KIND_WORDS = {
+    "en": {
+        "person": "person",
+        "place": "place",
+        "org": "organization",
+        "work": "work",
+        "event": "event",
+        "topic": "topic",
+    },
+    "zh": {
+        "person": "人物",
+        "place": "地点",
+        "org": "机构",
+        "work": "作品",
+        "event": "事件",
+        "topic": "专名",
+    },
+}
+
+
+def _yaml_list(items: list[str]) -> str:
+    def q(s: str) -> str:
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    return "[" + ", ".join(q(i) for i in items) + "]"
+
+
+def _label(text: str) -> str:
+    return " ".join(text.replace("|", "/").replace("[", "(").replace("]", ")").split())
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """A display summary: one line, bounded, and no "[[" / "]]" of the source text (only the
+    verbatim quotes of fact lines may carry those, and link checks skip fact lines)."""
+    flat = " ".join(text.replace("[[", "[").replace("]]", "]").split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def content_hash(text: str, meta: FileMeta) -> str:
+    """Fingerprint of what a page says (dates excluded)."""
+    h = hashlib.blake2b(digest_size=12)
+    h.update(_DATE_LINE.sub("", text).encode())
+    for part in (
+        meta.kind,
+        meta.title,
+        meta.summary,
+        *meta.aliases,
+        "|",
+        *meta.tags,
+        "|",
+        *meta.sources,
+        "|",
+        *meta.links,
+    ):
+        h.update(part.encode() + b"\x00")
+    return h.hexdigest()
+
+
+def _today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def entity_summary(ent: Entity, docs: dict[str, DocAnalysis], lang: str) -> str:
+    if ent.about and docs[ent.about[0]].summary:
+        return one_line(docs[ent.about[0]].summary)
+    names = [docs[i].title for i in sorted(ent.mentioned_in)][:3]
+    if lang == "zh":
+        return one_line(
+            f"在 {len(ent.mentioned_in)} 篇文章中提到，如"
+            + "、".join(f"《{n}》" for n in names)
+            + "。"
+        )
+    return one_line(
+        f"Mentioned in {len(ent.mentioned_in)} documents, including " + ", ".join(names) + "."
+    )
+
+
+def render_entity(
+    ent: Entity,
+    entities: dict[str, Entity],
+    docs: dict[str, DocAnalysis],
+    texts: dict[str, str],
+    lang: str,
+    compiled_by: str,
+    prompt_version: str,
+) -> tuple[str, FileMeta]:
+    """The page text and meta of one entity."""
+    words = KIND_WORDS.get(lang, KIND_WORDS["en"])
+    summary = entity_summary(ent, docs, lang)
+    tags = [words.get(ent.kind, ent.kind), ent.dim]
+    if ent.qualifier:
+        tags.append(ent.qualifier)
+    if ent.group:
+        tags.append(ent.group)
+    tags = list(dict.fromkeys(t for t in tags if t))
+    today = _today()
+    out = [
+        "---",
+        f"type: {ent.dim}",
+        f"created: {today}",
+        f"updated: {today}",
+        f"aliases: {_yaml_list(ent.aliases)}",
+        f"tags: {_yaml_list(tags)}",
+        "---",
+        f"# {ent.name}",
+        f"> {summary}",
+        "",
+        "## Key Facts" if lang != "zh" else "## 要点",
+    ]
+    notes: list[str] = []
+    for n, fact in enumerate(ent.facts, 1):
+        quote = texts[fact.doc][fact.start : fact.end]
+        out.append(f"- {quote} [^{n}]")
+        notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
+    links: list[str] = []
+    if ent.links:
+        out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
+        for other_key in sorted(ent.links, key=lambda k: (entities[k].path, k)):
+            other = entities[other_key]
+            reason = _reason(ent, other, ent.links[other_key], lang)
+            out.append(f"- [[{other.path}|{_label(other.name)}]] — {reason}")
+            links.append(other.path)
+    sources: list[str] = []
+    cited = sorted({f.doc for f in ent.facts} | set(ent.about))
+    if cited:
+        out += ["", "## Related Sources" if lang != "zh" else "## 相关来源"]
+        for doc_id in cited:
+            title = _label(docs[doc_id].title)
+            why = (
+                (
+                    "digest of the article on " + title
+                    if doc_id in ent.about
+                    else "digest of an article that mentions " + _label(ent.name)
+                )
+                if lang != "zh"
+                else (
+                    f"《{title}》的摘要"
+                    if doc_id in ent.about
+                    else f"提到{_label(ent.name)}的《{title}》的摘要"
+                )
+            )
+            out.append(f"- [[{digest_path(doc_id)}|{title}]] — {why}")
+            sources.append(article_path(doc_id))
+    if notes:
+        out += [""] + notes
+    meta = FileMeta(
+        kind="entity",
+        title=ent.name,
+        summary=summary,
+        aliases=list(ent.aliases),
+        tags=tags,
+        sources=sources,
+        links=links,
+        compiled_by=compiled_by,
+        prompt_version=prompt_version,
+        confidence=1.0 if ent.about else 0.6,
+    )
+    return "\n".join(out) + "\n", meta
+
+
+def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
+    a, b = _label(ent.name), _label(other.name)
+    if lang == "zh":
+        parts = []
+        if "mentions" in reasons:
+            parts.append(f"《{a}》提到{b}" if ent.kind == "work" else f"关于{a}的文章提到{b}")
+        if "mentioned-by" in reasons:
+            parts.append(f"《{b}》提到{a}" if other.kind == "work" else f"关于{b}的文章提到{a}")
+        return "；".join(parts)
+    parts = []
+    if "mentions" in reasons:
+        parts.append(f"the article on {a} mentions {b}")
+    if "mentioned-by" in reasons:
+        parts.append(f"the article on {b} mentions {a}")
+    return "; ".join(parts)
+
+
+def render_digest(
+    d: DocAnalysis, text: str, about_path: str, compiled_by: str, prompt_version: str
+) -> tuple[str, FileMeta]:
+    """The extractive digest of one document: ranked sentences in order, each cited."""
+    out = [f"# {d.title}", ""]
+    notes = []
+    summary = ""
+    for n, idx in enumerate(d.digest, 1):
+        s = d.sentences[idx]
+        quote = text[s.start : s.end]
+        if not summary:
+            summary = one_line(quote)
+        out.append(f"- {quote} [^{n}]")
+        notes.append(f"[^{n}]: [[{article_path(d.id)}]] chars {s.start}-{s.end}")
+    out += ["", f"Article: [[{article_path(d.id)}|{_label(d.title)}]]"]
+    if about_path:
+        out.append(f"Page: [[{about_path}|{_label(d.title)}]]")
+    out += [""] + notes
+    meta = FileMeta(
+        kind="digest",
+        title=d.title,
+        summary=summary or one_line(text[:200]),
+        sources=[article_path(d.id)],
+        links=[about_path] if about_path else [],
+        compiled_by=compiled_by,
+        prompt_version=prompt_version,
+        fingerprint=d.fingerprint,
+        tags=[d.group] if d.group else [],
+    )
+    return "\n".join(out) + "\n", meta
+
+
+def article_meta(d: DocAnalysis, text: str) -> FileMeta:
+    return FileMeta(
+        kind="article",
+        title=d.title,
+        summary=one_line(text[:200]),
+        fingerprint=d.fingerprint,
+        tags=[d.group] if d.group else [],
+    )
+
+
+def listing_text(
+    title: str, description: str, rows: list[tuple[str, str, str, str]], lang: str
+) -> str:
+    """A directory's text (the LLM-Wiki ``_index.md``): rows of (path, name, aliases, summary)."""
+    count = f"{len(rows)} 项" if lang == "zh" else f"{len(rows)} entries"
+    out = [f"# {title}", f"> {description} ({count})", ""]
+    for path, name, aliases, summary in rows:
+        extra = f" ({_label(aliases)})" if aliases else ""
+        link = f"[[{path}|{_label(name)}]]{extra}"
+        out.append(f"- {link} — {summary}" if summary else f"- {link}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,487 @@
+"""Resumable build / add / update / remove of a kb from documents.
+
+Every operation is one *sync* of the kb towards a set of documents, in two phases:
+
+A. **Analyse** each new or changed document (unchanged fingerprints are skipped): store its
+   article, then its :class:`~wikikv.compile.model.DocAnalysis` (system record) — in that order,
+   batch by batch, so a killed job loses at most the batch in flight.
+B. **Derive and render**: :func:`~wikikv.compile.model.derive` the entities of *all* current
+   documents, then write every page (entity, digest, directory text) whose *signature* — what it
+   is rendered from — differs from the one recorded when it was last written, and delete the
+   pages nothing produces any more. The signature map is saved as pages are written, so a rerun
+   after a kill writes exactly what is still missing.
+
+The first sync runs the IASI cold start (descriptor + scaffold on a fixed-size sample). All
+writes hold the kb's bulk-job lease and go through the kb API (parent-after-child), or through
+``wikikv.store.bulk.BulkWriter`` when that module is present.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikikv.compile import state
+from wikikv.compile.analyze import analyze_documents
+from wikikv.compile.filter import filter_documents
+from wikikv.compile.incremental import affected_keys
+from wikikv.compile.ingest import Document, IngestIssue, read_corpus
+from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
+from wikikv.compile.pages import article_meta
+from wikikv.compile.render import Desired, desired_nodes
+from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
+from wikikv.config import FANOUT_BOUND
+from wikikv.errors import NotFound, WikiKVError
+from wikikv.llm.base import CompileProvider, DocInput
+from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.paths import basename
+from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
+
+ProgressFn = Callable[[str, int, int], None]
+# Pages between two saves of the signature map (what a resumed job can skip). With the search
+# index on, each save must flush the index first, and a flush rewrites every posting block
+# touched since the last one: for a corpus whose pages share many terms, frequent flushes cost
+# more than the pages (2wiki-6k: 76 s with a flush every 4,000 pages, 29 s with one). So with
+# the index the map is saved rarely; a job killed in between re-renders those pages on resume.
+INDEXED_SAVE_EVERY = 50_000
+SAVE_EVERY = 4000
+
+
+class SimulatedCrash(WikiKVError):
+    """Raised by the ``fail_after_writes`` test hook to stop a job mid-way, like a kill."""
+
+
+@dataclass
+class CompileOptions:
+    fanout: int = FANOUT_BOUND
+    workers: int = 2
+    batch: int = 200
+    sample_size: int = SAMPLE_SIZE
+    index: bool = True
+    fail_after_writes: int | None = None
+    # Recompute every page's signature instead of only the affected ones (a full consistency
+    # pass: a sync with nothing to do then writes nothing unless something was stale).
+    full_render: bool = False
+    # Chinese tagging without jieba's HMM POS model: ~10x faster, misses transliterated names.
+    fast_zh: bool = False
+
+
+@dataclass
+class CompileReport:
+    job: str = ""
+    read: int = 0
+    skipped: int = 0
+    analyzed: int = 0
+    removed: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    dropped_ids: list[str] = field(default_factory=list)
+    issues: list[IngestIssue] = field(default_factory=list)
+    documents: int = 0
+    entities: int = 0
+    pages: int = 0
+    links: int = 0
+    facts: int = 0
+    written: int = 0
+    deleted: int = 0
+    resumed: bool = False
+    llm: dict[str, Any] = field(default_factory=dict)
+    elapsed: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        out["issues"] = [{"source": i.source, "reason": i.reason} for i in self.issues]
+        return out
+
+
+class _Writer:
+    """Page writes: BulkWriter when the store offers it, the kb API otherwise."""
+
+    def __init__(self, kb: KnowledgeBase, job: str, fail_after: int | None) -> None:
+        self.kb = kb
+        self.job = job
+        self.count = 0
+        self.fail_after = fail_after
+        self._bulk: Any = None
+        self._lease: Any = None
+
+    def __enter__(self) -> _Writer:
+        """Take the kb's lease: through BulkWriter (which holds it for its life) when the store
+        offers one, directly otherwise."""
+        try:
+            from wikikv.store.bulk import BulkWriter
+        except ImportError:  # pragma: no cover - older stores without bulk loading
+            self._lease = self.kb.lease(self.job)
+        else:
+            self._bulk = BulkWriter(self.kb, job=self.job)
+            self._bulk.__enter__()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+        if self._bulk is not None:
+            bulk, self._bulk = self._bulk, None
+            bulk.__exit__(exc_type, None, None)
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None
+
+    def _tick(self) -> None:
+        self.count += 1
+        if self.fail_after is not None and self.count > self.fail_after:
+            raise SimulatedCrash(f"simulated crash after {self.fail_after} writes")
+
+    def put(self, path: str, text: str, meta: FileMeta) -> None:
+        self._tick()
+        if self._bulk is not None:
+            self._bulk.put_file(path, text, meta)
+        else:
+            self.kb.put(path, text, meta)
+
+    def mkdir(self, path: str, text: str) -> None:
+        self._tick()
+        if self._bulk is not None:
+            self._bulk.mkdir(path, text)
+        else:
+            self.kb.mkdir(path, text)
+
+    def flush(self) -> None:
+        if self._bulk is not None:
+            self._bulk.flush()
+
+
+class Compiler:
+    """Compile documents into one kb (see the module docstring)."""
+
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        provider: CompileProvider | None = None,
+        options: CompileOptions | None = None,
+        progress: ProgressFn | None = None,
+    ) -> None:
+        self.kb = kb
+        self.provider: CompileProvider = provider or ExtractiveProvider()
+        self.options = options or CompileOptions()
+        self.progress = progress or (lambda phase, done, total: None)
+
+    # ------------------------------------------------------------------ entry points
+    def build(self, corpus: str | Path) -> CompileReport:
+        """Make the kb reflect ``corpus``: new and changed documents compiled, documents no
+        longer in it removed, unchanged ones skipped. Resumes a killed build."""
+        ingest = read_corpus(corpus)
+        report = CompileReport(job="build", read=ingest.read, issues=ingest.issues)
+        kept = self._filter(ingest.documents, report)
+        known = set(state.load_docs(self.kb))
+        gone = known - {d.id for d in kept}
+        return self.sync(kept, gone, report)
+
+    def add(self, corpus: str | Path | Sequence[Document]) -> CompileReport:
+        """Add (or update) documents without touching the others."""
+        report = CompileReport(job="add")
+        docs = self._read(corpus, report)
+        return self.sync(self._filter(docs, report), set(), report)
+
+    def update(self, corpus: str | Path | Sequence[Document]) -> CompileReport:
+        """Recompile the documents whose content changed (same as :meth:`add`)."""
+        report = self.add(corpus)
+        report.job = "update"
+        return report
+
+    def remove(self, doc_ids: Iterable[str]) -> CompileReport:
+        """Remove documents: their articles and digests, the facts that cited them, pages left
+        without sources, links to those pages, their search entries and cached LLM answers."""
+        report = CompileReport(job="remove")
+        ids = set(doc_ids)
+        known = set(state.load_docs(self.kb))
+        missing = sorted(ids - known)
+        if missing:
+            raise NotFound(f"no such document in kb {self.kb.name!r}: {', '.join(missing[:5])}")
+        return self.sync([], ids, report)
+
+    # ------------------------------------------------------------------ helpers
+    def _read(
+        self, corpus: str | Path | Sequence[Document], report: CompileReport
+    ) -> list[Document]:
+        if isinstance(corpus, (str, Path)):
+            ingest = read_corpus(corpus)
+            report.read, report.issues = ingest.read, ingest.issues
+            return ingest.documents
+        report.read = len(corpus)
+        return list(corpus)
+
+    def _filter(self, docs: list[Document], report: CompileReport) -> list[Document]:
+        filtered = filter_documents(docs)
+        report.dropped = filtered.counts()
+        report.dropped_ids = [d.id for d in filtered.dropped]
+        return filtered.kept
+
+    # ------------------------------------------------------------------ the sync
+    def sync(self, docs: list[Document], remove: set[str], report: CompileReport) -> CompileReport:
+        t0 = time.perf_counter()
+        job = f"compile:{report.job}"
+        with _Writer(self.kb, job, self.options.fail_after_writes) as writer:
+            before = state.load_progress(self.kb)
+            report.resumed = before.state == "running"
+            progress = state.Progress(
+                job=report.job, state="running", phase="analyse", started_at=now(), updated_at=now()
+            )
+            state.write(self.kb, [state.progress_op(self.kb, progress)])
+            stored = state.load_docs(self.kb)
+            todo = [
+                d for d in docs if d.id not in stored or stored[d.id].fingerprint != d.fingerprint
+            ]
+            report.skipped = len(docs) - len(todo)
+            current = {k: v for k, v in stored.items() if k not in remove}
+            titles = dict(current)
+            for d in todo:
+                titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
+            schema = state.load_schema(self.kb)
+            folder = schema.folder_corpus if schema else any(d.group for d in docs)
+            if todo and isinstance(self.provider, ExtractiveProvider):
+                self.provider.use_titles(*gazetteer_for(titles, folder))
+            pages = state.load_pages(self.kb)
+            t = time.perf_counter()
+            texts = {d.id: d.text for d in docs}
+            analysed = self._phase_a(todo, writer, pages, progress)
+            current.update(analysed)
+            report.analyzed = len(analysed)
+            report.timings["analyse"] = time.perf_counter() - t
+            if schema is None:
+                schema = self._cold_start(current, folder)
+            t = time.perf_counter()
+            if remove:
+                state.write(self.kb, state.drop_doc_ops(self.kb, remove & set(stored)))
+                report.removed = len(remove & set(stored))
+            model = derive(current, schema)
+            state.write(self.kb, [state.schema_op(self.kb, schema)])
+            report.timings["derive"] = time.perf_counter() - t
+            only = None
+            if not self.options.full_render and not model.routing_changed and pages.sigs:
+                touched = [stored[i] for i in remove | set(analysed) if i in stored]
+                touched += list(analysed.values())
+                only = affected_keys(self.kb, model, touched, pages.sigs)
+            t = time.perf_counter()
+            self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
+            report.timings["render"] = time.perf_counter() - t
+            progress.state = "done"
+            progress.updated_at = now()
+            state.write(self.kb, [state.progress_op(self.kb, progress)])
+            if remove:
+                self._erase_cache(remove)
+            self._totals(model, current, report)
+        report.elapsed = time.perf_counter() - t0
+        return report
+
+    def _phase_a(
+        self, todo: list[Document], writer: _Writer, pages: state.PageMap, progress: state.Progress
+    ) -> dict[str, DocAnalysis]:
+        out: dict[str, DocAnalysis] = {}
+        progress.docs_total = len(todo)
+        done = 0
+        step = max(1, self.options.batch)
+        self.progress("analyse", 0, len(todo))
+        for i in range(0, len(todo), step):
+            chunk = todo[i : i + step]
+            analyses = analyze_documents(
+                chunk, self.provider, self.options.workers, self.options.fast_zh
+            )
+            for doc, a in zip(chunk, analyses, strict=True):
+                path = article_path(doc.id)
+                writer.put(path, doc.text, article_meta(a, doc.text))
+                pages.sigs[path] = "a:" + a.fingerprint
+                out[doc.id] = a
+            writer.flush()
+            done += len(chunk)
+            progress.docs_done = done
+            progress.updated_at = now()
+            state.write(
+                self.kb,
+                state.doc_ops(self.kb, analyses)
+                + [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)],
+            )
+            self.progress("analyse", done, len(todo))
+        return out
+
+    def _cold_start(self, docs: dict[str, DocAnalysis], folder: bool) -> Schema:
+        inputs = [DocInput(d.id, d.title, "", d.lang, d.group) for d in docs.values()]
+        sample = sample_documents(inputs, self.options.sample_size)
+        kinds: Counter[str] = Counter()
+        names: Counter[str] = Counter()
+        for s in sample:
+            a = docs[s.id]
+            kinds[a.about_kind] += 1
+            for m in a.mentions:
+                kinds[m.kind or "topic"] += 1
+                names[m.surface] += 1
+        sample_in = [DocInput(s.id, s.title, "", s.lang, s.group) for s in sample]
+        top = [n for n, _ in names.most_common(20)]
+        descriptor, schema = cold_start(
+            self.provider,
+            sample_in,
+            dict(kinds),
+            top,
+            len(docs),
+            self.options.fanout,
+            self.kb.settings.max_depth,
+            folder,
+        )
+        descriptor.created_at = now()
+        state.write(
+            self.kb, [state.descriptor_op(self.kb, descriptor), state.schema_op(self.kb, schema)]
+        )
+        return schema
+
+    def _phase_b(
+        self,
+        docs: dict[str, DocAnalysis],
+        model: Model,
+        schema: Schema,
+        texts: dict[str, str],
+        writer: _Writer,
+        pages: state.PageMap,
+        progress: state.Progress,
+        report: CompileReport,
+        only: set[str] | None = None,
+    ) -> None:
+        progress.phase = "render"
+        descriptor = state.load_descriptor(self.kb)
+        want: Desired = desired_nodes(
+            self.kb.name,
+            docs,
+            model,
+            schema,
+            descriptor,
+            self.provider.name,
+            self.provider.prompt_version,
+            only,
+            pages.sigs,
+        )
+        todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]
+        stale = [p for p in pages.sigs if p not in want.sigs]
+        todo_files = [p for p in todo if p not in want.dirs]
+        todo_dirs = sorted((p for p in todo if p in want.dirs), key=lambda p: -p.count("/"))
+        indexer = _indexer(self.kb) if self.options.index else None
+        self.progress("render", 0, len(todo) + len(stale))
+        need = {f.doc for p in todo_files for f in want.facts_of(p)} | {
+            want.doc_of[p] for p in todo_files if p in want.doc_of
+        }
+        loaded = _load_texts(self.kb, need - set(texts))
+        loaded.update(texts)
+        n = 0
+        for path in todo_files:
+            text, meta = want.render(path, loaded)
+            writer.put(path, text, meta)
+            pages.sigs[path] = want.sigs[path]
+            n += 1
+            if indexer is not None:
+                indexer.add_path(path, text, meta)
+            if n % (SAVE_EVERY if indexer is None else INDEXED_SAVE_EVERY) == 0:
+                self._save(writer, pages, progress, n, indexer)
+                self.progress("render", n, len(todo) + len(stale))
+        writer.flush()
+        for path in stale:  # pages nothing produces any more
+            if pages.sigs[path].startswith("d:"):
+                continue
+            try:
+                self.kb.delete(path)
+            except NotFound:
+                pass
+            pages.sigs.pop(path, None)
+            report.deleted += 1
+            if indexer is not None:
+                indexer.remove(path)
+        for path in todo_dirs:
+            writer.mkdir(path, want.dir_text[path])
+            pages.sigs[path] = want.sigs[path]
+            if indexer is not None:
+                indexer.add_dir(path, want.dir_text[path])
+        writer.flush()
+        for path in sorted(
+            (p for p in stale if pages.sigs.get(p, "").startswith("d:")),
+            key=lambda p: -p.count("/"),
+        ):
+            self._drop_empty_dir(path)
+            pages.sigs.pop(path, None)
+        report.written = n + len(todo_dirs)
+        self._save(writer, pages, progress, n, indexer)
+        self.progress("render", len(todo) + len(stale), len(todo) + len(stale))
+
+    def _drop_empty_dir(self, path: str) -> None:
+        try:
+            if len(self.kb.ls_all(path)) == 0:
+                self.kb.delete(path)
+        except (NotFound, WikiKVError):
+            pass
+
+    def _save(
+        self,
+        writer: _Writer,
+        pages: state.PageMap,
+        progress: state.Progress,
+        n: int,
+        indexer: _Indexer | None,
+    ) -> None:
+        writer.flush()
+        if indexer is not None:
+            indexer.flush()
+        progress.pages_written = n
+        progress.updated_at = now()
+        state.write(self.kb, [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)])
+
+    def _erase_cache(self, ids: set[str]) -> None:
+        try:
+            from wikikv.llm.callcache import BackendCacheStorage
+        except ImportError:  # pragma: no cover - the cache module ships with the package
+            return
+        BackendCacheStorage.for_kb(self.kb).erase_documents(sorted(ids))
+
+    def _totals(self, model: Model, docs: dict[str, DocAnalysis], report: CompileReport) -> None:
+        report.documents = len(docs)
+        report.entities = len(model.entities)
+        report.pages = len(model.entities) + 2 * len(docs)
+        report.links = sum(len(e.links) for e in model.entities.values())
+        report.facts = sum(len(e.facts) for e in model.entities.values())
+
+
+def _load_texts(kb: KnowledgeBase, ids: set[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    order = sorted(ids)
+    for i in range(0, len(order), 500):
+        chunk = order[i : i + 500]
+        for doc_id, rec in zip(chunk, kb.get_many([article_path(d) for d in chunk]), strict=True):
+            if isinstance(rec, FileRecord):
+                out[doc_id] = rec.text
+    return out
+
+
+class _Indexer:
+    """The search index beside the pages, when the search module is installed."""
+
+    def __init__(self, kb: KnowledgeBase, writer: Any) -> None:
+        self.kb = kb
+        self.writer = writer
+
+    def add_path(self, path: str, text: str, meta: FileMeta) -> None:
+        self.writer.add(FileRecord(name=basename(path), path=path, text=text, meta=meta))
+
+    def add_dir(self, path: str, text: str) -> None:
+        self.writer.add(DirRecord(name=basename(path), path=path, text=text))
+
+    def remove(self, path: str) -> None:
+        self.writer.remove(path)
+
+    def flush(self) -> None:
+        self.writer.flush()
+
+
+def _indexer(kb: KnowledgeBase) -> _Indexer | None:
+    try:
+        from wikikv.search.index import IndexWriter
+    except ImportError:
+        return None
+    return _Indexer(kb, IndexWriter(kb))

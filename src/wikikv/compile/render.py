@@ -1,0 +1,254 @@
+"""What the wiki should hold: every node path with the signature of what it is rendered from,
+and how to render it. The pipeline writes the nodes whose signature changed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from wikikv.compile import pages as pg
+from wikikv.compile.model import DocAnalysis, Entity, Fact, Model, article_path, digest_path
+from wikikv.compile.schema import Schema
+from wikikv.llm.base import Descriptor
+from wikikv.store.paths import ROOT, escape_segment, parent, unescape_segment
+from wikikv.store.records import FileMeta
+
+SOURCES = "/sources"
+ARTICLES = "/sources/articles"
+DIGESTS = "/sources/digests"
+
+
+def _sig(prefix: str, *parts: object) -> str:
+    # repr() of nested tuples, lists and strings is stable across processes (no hash seed).
+    data = repr(parts).encode("utf-8", "surrogatepass")
+    return prefix + hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+@dataclass
+class Desired:
+    docs: dict[str, DocAnalysis]
+    model: Model
+    lang: str
+    compiled_by: str
+    prompt_version: str
+    sigs: dict[str, str] = field(default_factory=dict)
+    dirs: set[str] = field(default_factory=set)
+    dir_text: dict[str, str] = field(default_factory=dict)
+    doc_of: dict[str, str] = field(default_factory=dict)
+    entity_at: dict[str, Entity] = field(default_factory=dict)
+
+    def facts_of(self, path: str) -> list[Fact]:
+        ent = self.entity_at.get(path)
+        return ent.facts if ent is not None else []
+
+    def render(self, path: str, texts: dict[str, str]) -> tuple[str, FileMeta]:
+        ent = self.entity_at.get(path)
+        if ent is not None:
+            return pg.render_entity(
+                ent,
+                self.model.entities,
+                self.docs,
+                texts,
+                self.lang,
+                self.compiled_by,
+                self.prompt_version,
+            )
+        doc_id = self.doc_of[path]
+        d = self.docs[doc_id]
+        if path.startswith(ARTICLES + "/"):
+            return texts[doc_id], pg.article_meta(d, texts[doc_id])
+        about = self.model.entities[self.model.about[doc_id]].path
+        return pg.render_digest(d, texts[doc_id], about, self.compiled_by, self.prompt_version)
+
+
+def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: str) -> str:
+    ents = model.entities
+    links = [
+        (ents[k].path, ents[k].name, ",".join(sorted(r))) for k, r in sorted(ent.links.items())
+    ]
+    facts = [(f.doc, f.start, f.end, docs[f.doc].fingerprint) for f in ent.facts]
+    about = [(a, docs[a].title, docs[a].summary) for a in ent.about]
+    mentioned = sorted(ent.mentioned_in)
+    return _sig(
+        "e:",
+        ent.path,
+        ent.name,
+        ent.kind,
+        ent.dim,
+        ent.qualifier,
+        ent.group,
+        ent.aliases,
+        facts,
+        links,
+        about,
+        len(mentioned),
+        [docs[m].title for m in mentioned[:3]],
+        extra,
+    )
+
+
+def desired_nodes(
+    kb_name: str,
+    docs: dict[str, DocAnalysis],
+    model: Model,
+    schema: Schema,
+    descriptor: Descriptor | None,
+    compiled_by: str,
+    prompt_version: str,
+    only: set[str] | None = None,
+    known: dict[str, str] | None = None,
+) -> Desired:
+    """Every node the wiki should hold. With ``only`` (entity keys that may have changed) and
+    ``known`` (the signatures recorded when pages were written), the signature of any other
+    entity whose path is already known is taken as unchanged instead of recomputed — the
+    incremental path; see :func:`wikikv.compile.pipeline.affected_keys` for why that is exact."""
+    lang = schema.language
+    want = Desired(docs, model, lang, compiled_by, prompt_version)
+    extra = f"{lang}|{compiled_by}|{prompt_version}"
+    for doc_id, d in docs.items():
+        a, g = article_path(doc_id), digest_path(doc_id)
+        about = model.entities[model.about[doc_id]].path
+        want.sigs[a] = "a:" + d.fingerprint
+        want.sigs[g] = _sig("g:", d.fingerprint, d.digest, about, d.title, d.group, extra)
+        want.doc_of[a] = doc_id
+        want.doc_of[g] = doc_id
+    by_dir: dict[str, list[Entity]] = defaultdict(list)
+    for ent in model.entities.values():
+        reuse = None
+        if only is not None and known is not None and ent.key not in only:
+            reuse = known.get(ent.path)
+        want.sigs[ent.path] = reuse or entity_sig(ent, model, docs, extra)
+        want.entity_at[ent.path] = ent
+        by_dir[parent(ent.path)].append(ent)
+    _dirs(want, kb_name, schema, descriptor, by_dir, len(docs))
+    return want
+
+
+def _dirs(
+    want: Desired,
+    kb_name: str,
+    schema: Schema,
+    descriptor: Descriptor | None,
+    by_dir: dict[str, list[Entity]],
+    n_docs: int,
+) -> None:
+    zh = schema.language == "zh"
+    counts: dict[str, int] = defaultdict(int)
+    for d, members in by_dir.items():
+        if d.count("/") == 2:  # a routing range
+            counts[parent(d)] += len(members)
+            rows = [
+                (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
+                for e in sorted(members, key=lambda e: e.key)
+            ]
+            dim = unescape_segment(parent(d)[1:])
+            label = unescape_segment(d.rsplit("/", 1)[1])
+            _dir(
+                want,
+                d,
+                pg.listing_text(f"{dim} / {label}", schema.describe(dim), rows, schema.language),
+            )
+        else:
+            counts[d] += len(members)
+    for spec in schema.dimensions:
+        d = "/" + escape_segment(spec.name)
+        if d in by_dir:
+            members = by_dir[d]
+            rows = [
+                (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
+                for e in sorted(members, key=lambda e: e.key)
+            ]
+        else:
+            ranges = sorted(r for r in by_dir if r.count("/") == 2 and parent(r) == d)
+            rows = [
+                (
+                    r,
+                    unescape_segment(r.rsplit("/", 1)[1]),
+                    "",
+                    (f"{len(by_dir[r])} 项" if zh else f"{len(by_dir[r])} pages"),
+                )
+                for r in ranges
+            ]
+        _dir(want, d, pg.listing_text(spec.name, spec.description, rows, schema.language))
+    _dir(
+        want,
+        ARTICLES,
+        ("# 原文\n> " if zh else "# Articles\n> ")
+        + (
+            f"{n_docs} 篇原文（入库时清理）"
+            if zh
+            else f"{n_docs} original articles, as stored (cleaned on ingest)"
+        )
+        + "\n",
+    )
+    _dir(
+        want,
+        DIGESTS,
+        ("# 摘要\n> " if zh else "# Digests\n> ")
+        + (
+            f"{n_docs} 篇摘要：按重要性选出的原句，附字符位置"
+            if zh
+            else f"{n_docs} extractive digests: ranked sentences with their character offsets"
+        )
+        + "\n",
+    )
+    _dir(
+        want,
+        SOURCES,
+        (
+            "# 来源\n> 摘要与原文：实体页上的每条要点都引自这里。\n"
+            if zh
+            else "# Sources\n> Digests and original articles: every key fact on an "
+            "entity page is cited from here.\n"
+        )
+        + f"\n- [[{DIGESTS}|digests]]\n- [[{ARTICLES}|articles]]\n",
+    )
+    _dir(want, ROOT, _root_text(kb_name, schema, descriptor, counts, n_docs))
+
+
+def _row_summary(want: Desired, ent: Entity) -> str:
+    return pg.one_line(pg.entity_summary(ent, want.docs, want.lang), 120)
+
+
+def _dir(want: Desired, path: str, text: str) -> None:
+    want.dirs.add(path)
+    want.dir_text[path] = text
+    want.sigs[path] = _sig("d:", text)
+
+
+def _root_text(
+    kb_name: str, schema: Schema, descriptor: Descriptor | None, counts: dict[str, int], n_docs: int
+) -> str:
+    zh = schema.language == "zh"
+    out = [f"# {kb_name}", ""]
+    if descriptor is not None:
+        if zh:
+            out += [
+                f"> 概览：{descriptor.about}",
+                f"> 读者：{descriptor.audience}",
+                f"> 偏向：{descriptor.bias}",
+            ]
+        else:
+            out += [
+                f"> Overview: {descriptor.about}",
+                f"> For: {descriptor.audience}",
+                f"> Bias: {descriptor.bias}",
+            ]
+    out += ["", "## 目录" if zh else "## Directory Catalog"]
+    for spec in schema.dimensions:
+        d = "/" + escape_segment(spec.name)
+        n = counts.get(d, 0)
+        out.append(
+            f"- [[{d}|{spec.name}/]] — {spec.description} "
+            + (f"（{n} 页）" if zh else f"({n} pages)")
+        )
+    out.append(
+        f"- [[{SOURCES}|sources/]] — "
+        + (
+            f"摘要与原文（{n_docs} 篇）"
+            if zh
+            else f"digests and original articles ({n_docs} documents)"
+        )
+    )
+    return "\n".join(out) + "\n"

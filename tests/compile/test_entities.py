@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from wikikv.compile import entities as ents
+from wikikv.compile.digest import digest, split_sentences
+from wikikv.compile.entities_zh import chinese_mentions
+from wikikv.llm.extractive import jieba_pos, jieba_pos_fast, jieba_words
+
+
+def _gaz(titles: list[str]) -> ents.Gazetteer:
+    variants = ents.title_variants(titles)
+    display = {ents.fold(t): t for t in titles}
+    for variant, key in variants.items():
+        display.setdefault(variant, ents.split_qualifier(display[key])[0])
+    return ents.build_gazetteer(variants, display)
+
+
+def test_fold_handles_width_case_and_articles() -> None:
+    assert ents.fold("ＬＵ  Xun") == ents.fold("lu xun")
+    assert ents.fold("The Beatles") == ents.fold("Beatles")
+    assert ents.fold("鲁迅（坟）") == "鲁迅(坟)"
+
+
+def test_name_variants_fold_into_one_entity() -> None:
+    text = (
+        "Sherlock Holmes is a detective. Holmes lives in London. Mr. Holmes plays the "
+        "violin. Dr. Watson admires Holmes."
+    )
+    found = ents.english_mentions(
+        text, split_sentences(text, "en"), _gaz(["London"]), about="Sherlock Holmes"
+    )
+    keys = {m.surface: m.key for m in found}
+    assert keys["Sherlock Holmes"] == keys["Holmes"] == keys["Mr. Holmes"] == "sherlock holmes"
+    assert keys["London"] == "london"
+    for m in found:
+        assert text[m.start : m.end] == m.surface
+
+
+def test_qualifier_alias_only_when_unique_and_homonyms_apart() -> None:
+    variants = ents.title_variants(["Heat (film)", "Heat (novel)", "Titanic (1997 film)"])
+    assert variants["titanic"] == "titanic (1997 film)"
+    assert "heat" not in variants  # two homonyms: the bare name belongs to neither
+    assert ents.ambiguous_bases(["Heat (film)", "Heat (novel)"]) == {"heat"}
+    text = "Titanic won many awards. The film Titanic was long."
+    found = ents.english_mentions(
+        text,
+        split_sentences(text, "en"),
+        _gaz(["Heat (film)", "Heat (novel)", "Titanic (1997 film)"]),
+    )
+    assert [m.key for m in found] == ["titanic (1997 film)"]
+
+
+def test_title_inside_a_longer_name_is_not_matched() -> None:
+    text = "He played with Blue Murder and Vanilla Fudge in the 1980s."
+    found = ents.english_mentions(text, split_sentences(text, "en"), _gaz(["Blue (album)"]))
+    assert "blue (album)" not in {m.key for m in found}
+    assert "blue murder" in {m.key for m in found}
+
+
+def test_kind_of_a_title() -> None:
+    assert ents.classify_title("Heat (film)", "Heat is a crime film.", "en") == "work"
+    assert (
+        ents.classify_title(
+            "Jeff Porcaro",
+            "Jeffrey Thomas Porcaro (April 1, 1954 – August 5, 1992) was an American drummer.",
+            "en",
+        )
+        == "person"
+    )
+    assert (
+        ents.classify_title(
+            "Port Blair", "Port Blair is the capital of the Andaman and Nicobar Islands.", "en"
+        )
+        == "place"
+    )
+
+
+def test_chinese_mentions_from_pos_tags_and_book_titles() -> None:
+    text = "鲁迅在北京写了《呐喊》，许广平后来在上海整理了他的文章。"
+    sents = split_sentences(text, "zh")
+    found = chinese_mentions(text, sents, jieba_pos(text), {"呐喊": "呐喊"})
+    by_key = {m.key: m for m in found}
+    assert {"鲁迅", "北京", "上海", "呐喊"} <= set(by_key)
+    assert by_key["北京"].kind == "place"
+    assert by_key["呐喊"].kind == "work"
+    for m in found:
+        assert text[m.start : m.end] == m.surface
+
+
+def test_sentences_and_digest_keep_exact_offsets() -> None:
+    en = "Mr. Smith went to Washington. He met the U.S. president there! Then he left."
+    sents = split_sentences(en, "en")
+    assert [s.text for s in sents] == [
+        "Mr. Smith went to Washington.",
+        "He met the U.S. president there!",
+        "Then he left.",
+    ]
+    zh = "我冒了严寒，回到故乡去。“你好！”他说。\n\n闰土来了？是的。"
+    zsents = split_sentences(zh, "zh")
+    assert [s.text for s in zsents] == [
+        "我冒了严寒，回到故乡去。",
+        "“你好！”",
+        "他说。",
+        "闰土来了？",
+        "是的。",
+    ]
+    for s in sents + zsents:
+        assert (en if s in sents else zh)[s.start : s.end] == s.text
+    picked = digest(sents, "en", "Smith", k=2)
+    assert picked == sorted(picked)
+    assert len(picked) == 2
+
+
+def test_fast_chinese_tagging_covers_the_text_and_finds_names() -> None:
+    text = "鲁迅在北京写了《呐喊》，杨荫榆和胡也频都在上海。我们喝咖啡。"
+    tags = jieba_pos_fast(text)
+    assert "".join(w for w, _ in tags) == text
+    found = chinese_mentions(text, split_sentences(text, "zh"), tags, {}, jieba_words())
+    surfaces = {m.surface for m in found}
+    assert {"鲁迅", "北京", "上海", "胡也频", "呐喊"} <= surfaces
+    assert "喝咖啡" not in surfaces
