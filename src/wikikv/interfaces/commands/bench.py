@@ -49,7 +49,11 @@ def storage(
     ops: int | None,
     workdir: Path | None,
 ) -> None:
-    """Q1 get, Q2 ls, Q3 descent and Q4 prefix on WikiKV, a file-system layout and SQLite."""
+    """Q1 get, Q2 ls, Q3 descent and Q4 prefix on WikiKV, a file-system layout and SQLite,
+    with the bare LMDB lookup as the floor; --scale repeats them at 200k and 1M nodes.
+
+    Example: wikikv bench storage --out bench-results/storage.json
+    """
     import dataclasses
 
     from wikikv.bench import report
