@@ -9,6 +9,7 @@ page            compile one document: its summary, the entities it is about / me
                 key facts each with an exact quote from the document, related-page links
 needs_deeper    NeedsDeeper: does this page answer the query, or must nav expand further
 answer          a cited answer from evidence passages
+route           direct-answer vote: does this one compiled page answer the question by itself
 agent           system prompt of the tool-using agent (wiki_search / wiki_read)
 ==============  ===========================================================================
 
@@ -199,6 +200,13 @@ NEEDS_DEEPER_SCHEMA = _obj(
     }
 )
 
+ROUTE_SCHEMA = _obj(
+    {
+        "answers_question": {"type": "boolean"},
+        "reason": _str(300),
+    }
+)
+
 ANSWER_SCHEMA = _obj(
     {
         "answer": _str(2000),
@@ -295,6 +303,21 @@ ROLES: dict[str, RolePrompt] = {
         ),
         schema=NEEDS_DEEPER_SCHEMA,
         max_output_tokens=300,
+    ),
+    "route": RolePrompt(
+        role="route",
+        version="1",
+        system=(
+            "You decide whether one compiled wiki page, by itself, answers a question, so "
+            "that the page can be returned as the answer without further search."
+        ),
+        instructions=(
+            "The context block 'query' holds the question and the document is the page (its "
+            "title, summary and key facts). Set answers_question=true only if the page is "
+            "about what the question asks and contains the answer."
+        ),
+        schema=ROUTE_SCHEMA,
+        max_output_tokens=200,
     ),
     "answer": RolePrompt(
         role="answer",

@@ -21,7 +21,14 @@ from typing import Any
 
 from wikikv.errors import LLMError, LLMOutputError
 from wikikv.llm.jsonschema_lite import validate
-from wikikv.llm.prompts import AGENT_TOOLS, ANSWER_SCHEMA, DATA_POLICY, context_block, role
+from wikikv.llm.prompts import (
+    AGENT_TOOLS,
+    ANSWER_SCHEMA,
+    DATA_POLICY,
+    build_request,
+    context_block,
+    role,
+)
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
 from wikikv.query.nav import NavResult, nav
@@ -104,6 +111,21 @@ def direct_page(kb: KnowledgeBase, question: str) -> FileRecord | None:
         ):
             return None
     return page
+
+
+def llm_agrees(provider: object, question: str, page: FileRecord) -> tuple[bool, int]:
+    """The third vote (L1 whitepaper): an LLM classifier confirms the page answers the question.
+    Returns (agrees, tokens spent). A provider without JSON completions abstains (agrees)."""
+    complete = getattr(provider, "complete_json", None)
+    if complete is None:
+        return True, 0
+    body = f"{page.meta.title or page.name}\n{page.meta.summary}\n\n{page.text[:4000]}"
+    request = build_request("route", [body], [page.path], context={"query": question})
+    try:
+        data, usage = complete(request)
+    except LLMError:
+        return False, 0  # no confirmation: fall through to the full answer path
+    return bool(data.get("answers_question")), usage.total_tokens
 
 
 def _direct(page: FileRecord, question: str, started: float) -> Answer:
@@ -257,10 +279,18 @@ def ask(
     """Answer ``question``: directly from a page when safe, else by the agent (with a provider)
     or as nav's cited evidence (offline)."""
     started = time.perf_counter()
+    vote_tokens = 0
     if allow_direct:
         page = direct_page(kb, question)
         if page is not None:
-            return _direct(page, question, started)
+            agrees, vote_tokens = (
+                (True, 0) if provider is None else llm_agrees(provider, question, page)
+            )
+            if agrees:
+                direct = _direct(page, question, started)
+                direct.tokens = vote_tokens
+                direct.llm_calls = 1 if vote_tokens else 0
+                return direct
     if provider is None:
         return evidence_answer(kb, question, budget or Budget(ms=200.0, max_reads=24), started)
     agent = _Agent(kb, provider, question)
@@ -268,6 +298,7 @@ def ask(
         final, why = agent.run()
     except LLMError as exc:
         final, why = None, f"LLM failed: {exc}"
+    agent.tokens += vote_tokens
     if final is None:
         fallback = evidence_answer(kb, question, budget or Budget(ms=200.0, max_reads=24), started)
         fallback.tool_calls, fallback.llm_calls, fallback.tokens = (
