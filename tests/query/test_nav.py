@@ -117,3 +117,23 @@ def test_coverage_is_the_extractive_needs_deeper_signal() -> None:
 def test_a_time_budget_still_returns_the_root(kb: KnowledgeBase) -> None:
     results = list(nav(kb, "Emma Thomas", Budget(ms=0.0)))
     assert [r.level for r in results] == ["index"]
+
+
+def test_which_enumerates_only_before_a_plural_and_never_in_either_or() -> None:
+    assert classify("Which films did Nolan direct?") == "enumeration"
+    assert classify("Which film came out first, Inception or Dunkirk?") == "lookup"
+    assert classify("Which country is Shaoxing in?") == "lookup"
+
+
+def test_an_entity_pages_sources_are_ranked_by_the_facts_that_cite_them() -> None:
+    from wikikv.query.nav import rank_sources
+
+    text = (
+        "## Key Facts\n- Nolan was born in London. [^1]\n- Nolan married Emma Thomas. [^2]\n\n"
+        "[^1]: [[/sources/articles/a]] chars 0-10\n[^2]: [[/sources/articles/b]] chars 0-10\n"
+    )
+    sources = ["/sources/articles/a", "/sources/articles/b"]
+    assert rank_sources(text, sources, {"married", "emma"}, {}) == sources[::-1]
+    assert rank_sources(text, sources, {"london"}, {}) == sources
+    # A source the search itself found comes first.
+    assert rank_sources(text, sources, {"married"}, {"a": 0}) == sources

@@ -34,8 +34,12 @@ ARTICLES = "/sources/articles/"
 DIGESTS = "/sources/digests/"
 
 _ENUM_EN = re.compile(
-    r"^\s*(which|list|name (all|the)|enumerate|what (are|were) (all |the )?(the )?\w+s\b)", re.I
+    r"^\s*(list|name (all|the)|enumerate|what (are|were) (all |the )?(the )?\w+s\b)", re.I
 )
+# "Which films ..." enumerates; "Which film came out first, A or B?" picks one: a bare "which"
+# counts only before a plural noun, and never in an either-or question. (In the retrieval
+# benchmark a bare "which" rule sent 45% of 2WikiMultiHopQA's questions to listings.)
+_WHICH_PLURAL = re.compile(r"^\s*which\s+(\w+\s+)?\w+[^s\W]s\b", re.I)
 _ENUM_ZH = re.compile(r"(有哪些|哪些|列举|列出|都有什么|有什么)")
 
 NeedsDeeper = Callable[[str, FileRecord], bool]
@@ -75,6 +79,8 @@ def classify(query: str) -> str:
     """``enumeration`` for list-style questions, else ``lookup``."""
     if _ENUM_EN.search(query) or _ENUM_ZH.search(query):
         return "enumeration"
+    if _WHICH_PLURAL.search(query) and " or " not in query:
+        return "enumeration"
     return "lookup"
 
 
@@ -103,6 +109,39 @@ def extractive_needs_deeper(threshold: float = 0.75) -> NeedsDeeper:
         return coverage(query, page.text) < threshold
 
     return needs
+
+
+_FOOTNOTE = re.compile(r"^\[\^(\w+)\]:\s*\[\[([^\]|]+)")
+_CITE = re.compile(r"\[\^(\w+)\]")
+
+
+def rank_sources(
+    text: str, sources: list[str], qterms: set[str], found: dict[str, int]
+) -> list[str]:
+    """An entity page's sources, most relevant first: sources that the search itself ranked come
+    first (by rank), then by how many query terms the key facts citing them share; ties keep
+    citation order. (Citation order alone lets a hub page fill the top with unrelated sources.)"""
+    notes: dict[str, str] = {}
+    facts: list[str] = []
+    for line in text.splitlines():
+        m = _FOOTNOTE.match(line.strip())
+        if m:
+            notes[m.group(1)] = m.group(2).strip()
+        elif "[^" in line:
+            facts.append(line)
+    score: dict[str, float] = {}
+    for line in facts:
+        overlap = len(qterms & set(tokenize(line)))
+        for ref in _CITE.findall(line):
+            src = notes.get(ref)
+            if src is not None:
+                score[src] = max(score.get(src, 0.0), float(overlap))
+    for src in sources:
+        rank = found.get(src.rsplit("/", 1)[-1])
+        if rank is not None:
+            score[src] = score.get(src, 0.0) + 100.0 - rank
+    pos = {s: i for i, s in enumerate(sources)}
+    return sorted(sources, key=lambda s: (-score.get(s, 0.0), pos[s]))
 
 
 def _title(rec: FileRecord | DirRecord) -> str:
@@ -136,6 +175,7 @@ class _Nav:
         self.expand = expand
         self.seen: set[str] = set()
         self.qterms = set(tokenize(query))
+        self.found_sources: dict[str, int] = {}  # doc id -> rank among the search's source hits
 
     def emit(
         self,
@@ -147,6 +187,8 @@ class _Nav:
     ) -> NavResult:
         self.seen.add(rec.path)
         sources = list(rec.meta.sources) if isinstance(rec, FileRecord) else []
+        if level == "entity" and len(sources) > 1:
+            sources = rank_sources(rec.text, sources, self.qterms, self.found_sources)
         return NavResult(
             level,
             rec.path,
@@ -224,6 +266,7 @@ class _Nav:
         hits = search_pages(self.kb, self.query, limit=self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         source_hits = [h for h in hits if h.path.startswith(SOURCES)]
+        self.found_sources = {h.path.rsplit("/", 1)[-1]: i for i, h in enumerate(source_hits)}
         # Dimension summaries of the regions the candidates fall in.
         dims: list[str] = []
         for h in entity_hits:
@@ -254,8 +297,9 @@ class _Nav:
                 continue
             if not isinstance(rec, FileRecord):
                 continue
-            yield self.emit("entity", rec, score, reason)
-            cited.extend(s for s in rec.meta.sources if s not in cited)
+            result = self.emit("entity", rec, score, reason)
+            yield result
+            cited.extend(s for s in result.sources if s not in cited)
             if reason.startswith("search") and self.needs_deeper(self.query, rec):
                 for link in self.rank_links(rec)[: self.expand]:
                     queue.append((link, score * 0.5, f"linked from {rec.path}"))
