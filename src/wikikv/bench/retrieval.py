@@ -235,9 +235,7 @@ def latency(kb: KnowledgeBase, queries: Sequence[str]) -> dict[str, Any]:
 
 
 def _ms(summary_us: dict[str, float]) -> dict[str, float]:
-    return {
-        k: (v if k == "count" else round(v / 1000.0, 3)) for k, v in summary_us.items()
-    }
+    return {k: (v if k == "count" else round(v / 1000.0, 3)) for k, v in summary_us.items()}
 
 
 # ----------------------------------------------------------------------------- one dataset

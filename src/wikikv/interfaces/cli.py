@@ -325,6 +325,7 @@ def demo(store_url: str, as_json: bool, kb_name: str) -> None:
 #     REGISTRATIONS.append(bench.register)
 from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     bench,
+    bench_retrieval,
     bench_scaleout,
     build,
     nav,
@@ -337,6 +338,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     query.register,
     nav.register,
     bench.register,
+    bench_retrieval.register,
     bench_scaleout.register,
     parallel.register,
 ]
