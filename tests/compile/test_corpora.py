@@ -1,6 +1,6 @@
 """Full builds of the shared corpora with every invariant (opt-in: ``--runslow``; minutes each).
 
-The same runs, with throughput and memory, are ``wikikv compile-bench``.
+The same runs, with throughput and memory, are ``wikikv bench compile``.
 """
 
 from __future__ import annotations

@@ -13,11 +13,12 @@ import multiprocessing as mp
 import os
 from collections.abc import Sequence
 
-from wikikv.compile.digest import is_informative, split_sentences
+from wikikv.compile.digest import Sentence, is_informative, split_sentences
+from wikikv.compile.entities import declared_aliases
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
 from wikikv.compile.pages import one_line
-from wikikv.llm.base import CompileProvider, DocInput, SentenceSpan
+from wikikv.llm.base import CompileProvider, DocInput, MentionOut, SentenceSpan
 from wikikv.llm.extractive import ExtractiveProvider, jieba_pos, jieba_pos_fast
 
 DIGEST_K = {"en": 6, "zh": 8}
@@ -55,10 +56,15 @@ def analyze(
         about_kind=found.about_kind,
         sentences=spans,
         digest=digest,
-        mentions=list(found.mentions),
+        mentions=list(found.mentions) + _aliases(doc, sents),
         informative=informative,
         summary=summary,
     )
+
+
+def _aliases(doc: Document, sents: Sequence[Sentence]) -> list[MentionOut]:
+    found = declared_aliases(doc.title, doc.text, sents, doc.lang)
+    return [MentionOut(m.key, m.surface, m.kind, m.sent, m.start, m.end) for m in found]
 
 
 def _fork_context() -> mp.context.BaseContext | None:

@@ -1,4 +1,5 @@
-"""Named entities: detection (English and Chinese), kinds, and name-variant folding.
+"""Named entities: detection (English and Chinese) and name-variant folding (kinds:
+:mod:`wikikv.compile.kinds`).
 
 English has no statistical NER model offline here, so detection combines a *gazetteer* of the
 corpus's own titles (and their variants) with capitalization rules; "Holmes" / "Mr. Holmes"
@@ -21,9 +22,28 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from wikikv.compile.digest import Sentence
+from wikikv.compile.kinds import classify_title, kind_by_name, kind_of_qualifier, split_qualifier
+
+# The kind rules live in :mod:`wikikv.compile.kinds`; re-exported for callers of this module.
+__all__ = [
+    "ALIAS_KIND",
+    "HONORIFICS",
+    "KINDS",
+    "Gazetteer",
+    "Mention",
+    "ambiguous_bases",
+    "build_gazetteer",
+    "classify_title",
+    "declared_aliases",
+    "english_mentions",
+    "fold",
+    "kind_by_name",
+    "kind_of_qualifier",
+    "split_qualifier",
+    "title_variants",
+]
 
 KINDS = ("person", "place", "org", "work", "event", "topic")
-_QUALIFIER = re.compile(r"^(.*\S)\s*[(（]([^()（）]+)[)）]\s*$")
 _TOKEN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*")
 _CONNECT = frozenset(
     {
@@ -46,6 +66,24 @@ _CONNECT = frozenset(
         "bin",
         "el",
     }
+)
+_ARTICLES = frozenset({"The", "A", "An"})
+_TITLE_CONNECT = frozenset(
+    "of in on at for to and the a an from with without into under upon over".split()
+)
+_MONTHS = frozenset(
+    """January February March April May June July August September October November
+    December""".split()
+)
+_LANGUAGES = frozenset(
+    """Hindi Tamil Telugu Kannada Malayalam Marathi Bengali Urdu Punjabi Gujarati Odia Sanskrit
+    Persian Arabic Hebrew Turkish Swahili Tagalog Cantonese Mandarin Esperanto""".split()
+)
+_NOBLE = frozenset({"earl", "duke", "count", "baron", "marquess", "viscount"})
+_PLACE_PREP = frozenset({"in", "at", "near", "from", "on"})
+_WORK_VERBS = frozenset(
+    """starred star stars appeared appears appear featured features played plays published
+    released written wrote appearing starring featuring role roles cast""".split()
 )
 HONORIFICS = frozenset(
     {
@@ -88,94 +126,6 @@ _SKIP_SINGLE = frozenset(
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
-_KIND_SUFFIX = [
-    (
-        re.compile(
-            r"\b(University|College|School|Academy|Institute|Company|Corporation|Inc|Ltd|"
-            r"Records|Party|Club|FC|Band|Association|Society|Council|Ministry|Army|Navy|"
-            r"Church|Bank|Airlines|Group|Team|League|Agency|Museum|Library)\b"
-        ),
-        "org",
-    ),
-    (
-        re.compile(
-            r"\b(River|Lake|County|City|Mountain|Mountains|Island|Islands|State|Province|"
-            r"Street|Sea|Ocean|Valley|Bay|Township|Village|District|Park|Castle|Airport|"
-            r"Station|Bridge|Kingdom|Empire|Republic)\b"
-        ),
-        "place",
-    ),
-    (
-        re.compile(
-            r"\b(War|Battle|Olympics|Championship|Championships|Cup|Election|Festival|"
-            r"Revolution|Treaty|Awards?|Games|Tournament|Prize)\b"
-        ),
-        "event",
-    ),
-]
-_WORK_Q = re.compile(
-    r"film|album|song|novel|book|tv|series|play|opera|poem|magazine|"
-    r"newspaper|video game|soundtrack|ep|single|musical|comic|manga",
-    re.I,
-)
-_PERSON_Q = re.compile(
-    r"actor|actress|singer|musician|politician|footballer|writer|author|"
-    r"director|painter|poet|composer|bishop|king|queen|saint|born|died|"
-    r"cricketer|athlete|rapper|journalist|player|general|judge",
-    re.I,
-)
-_PLACE_Q = re.compile(
-    r"city|town|village|river|county|district|state|province|island|"
-    r"mountain|lake|country",
-    re.I,
-)
-_ORG_Q = re.compile(
-    r"band|company|university|college|school|club|party|team|organization|"
-    r"magazine publisher|label",
-    re.I,
-)
-_FIRST_PERSON = re.compile(
-    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4})"
-    r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
-    r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
-    r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
-    r"cricketer|athlete|player|rapper|journalist|producer|architect|engineer|businessman|"
-    r"economist|historian|priest|monk|emperor|duke|count|countess|lord|lady|dancer|model|"
-    r"screenwriter|filmmaker|novelist|playwright|artist|photographer|designer|coach|"
-    r"manager|diplomat|activist|inventor|entrepreneur|missionary|theologian|mathematician|"
-    r"drummer|guitarist|bassist|pianist|violinist|percussionist|vocalist|songwriter|conductor|"
-    r"comedian|broadcaster|presenter|statesman|monarch|ruler|sultan|cardinal|pope|saint)\b"
-    r"|\bis an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|"
-    r"writer|author|director|painter|poet|composer|rapper|journalist|producer|player|model|"
-    r"novelist|artist|businessman|coach|comedian|dancer|detective|character|"
-    r"drummer|guitarist|pianist|songwriter|scientist|philosopher|lawyer|physician)\b",
-    re.I,
-)
-_FIRST_WORK = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:film|movie|album|song|single|novel|book|"
-    r"television|TV|series|sitcom|play|opera|musical|poem|video game|documentary|soundtrack|"
-    r"EP|anthology|short story|comic|manga|newspaper|magazine|painting|sculpture)\b",
-    re.I,
-)
-_FIRST_PLACE = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:city|town|village|river|county|district|state|"
-    r"province|island|mountain|lake|country|region|municipality|commune|suburb|"
-    r"neighbourhood|neighborhood|hamlet|township|parish|valley|airport|station|"
-    r"building|church|castle|bridge|park|stadium|street|road|settlement|capital)\b"
-    r"|\bis the capital\b",
-    re.I,
-)
-_FIRST_ORG = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:band|group|company|corporation|university|college|"
-    r"school|club|party|team|organization|organisation|label|newspaper|agency|institute|"
-    r"association|society|firm|brand|airline|network|channel|dynasty)\b",
-    re.I,
-)
-_FIRST_EVENT = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:battle|war|election|festival|tournament|"
-    r"championship|competition|ceremony|conference|treaty|revolution|event|season)\b",
-    re.I,
-)
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -186,54 +136,6 @@ def fold(name: str) -> str:
     if s.startswith("the ") and len(s) > 4:
         s = s[4:]
     return s.strip(" .,;:")
-
-
-def split_qualifier(title: str) -> tuple[str, str]:
-    """("Heat", "film") for "Heat (film)"; (title, "") when there is no qualifier."""
-    m = _QUALIFIER.match(title)
-    return (m.group(1), m.group(2)) if m else (title, "")
-
-
-def kind_of_qualifier(qualifier: str) -> str | None:
-    if not qualifier:
-        return None
-    for rx, kind in (
-        (_WORK_Q, "work"),
-        (_PERSON_Q, "person"),
-        (_ORG_Q, "org"),
-        (_PLACE_Q, "place"),
-    ):
-        if rx.search(qualifier):
-            return kind
-    return None
-
-
-def classify_title(title: str, first_sentence: str, lang: str) -> str:
-    """The kind of the entity a document is about, from its title and first sentence."""
-    if lang == "zh":
-        return "work"  # a piece of a single-author corpus: an essay, a story, a preface
-    base, qual = split_qualifier(title)
-    by_qual = kind_of_qualifier(qual)
-    if by_qual:
-        return by_qual
-    head = first_sentence[:300]
-    for rx, kind in (
-        (_FIRST_WORK, "work"),
-        (_FIRST_EVENT, "event"),
-        (_FIRST_ORG, "org"),
-        (_FIRST_PLACE, "place"),
-        (_FIRST_PERSON, "person"),
-    ):
-        if rx.search(head):
-            return kind
-    return kind_by_name(base) or ("place" if "," in title else "topic")
-
-
-def kind_by_name(name: str) -> str | None:
-    for rx, kind in _KIND_SUFFIX:
-        if rx.search(name):
-            return kind
-    return None
 
 
 @dataclass(frozen=True)
@@ -339,6 +241,14 @@ def english_mentions(
             i += 1
             continue
         hit = _match_gazetteer(text, toks, folded, i, gaz, start in sent_starts)
+        if (
+            hit is None
+            and word.rstrip(".").lower() in HONORIFICS
+            and i + 1 < n
+            and _contiguous(text, toks, i, i + 2)
+        ):
+            # "Dr. John Watson": an honorific before a corpus title is part of its surface
+            hit = _match_gazetteer(text, toks, folded, i + 1, gaz, False)
         if hit is not None:
             end = toks[hit[0] - 1][2]
             surface = text[start:end].rstrip(".")
@@ -347,6 +257,10 @@ def english_mentions(
             i = hit[0]
             continue
         j = i + 1
+        # A run opened by an article may be a title of a work: its lowercase function words
+        # ("A Study in Scarlet", "The Hound of the Baskervilles") keep it whole.
+        titled = word in _ARTICLES
+        connected = False
         while j < n and _contiguous(text, toks, j - 1, j + 1):
             w = toks[j][0]
             prev = toks[j - 1][0]
@@ -354,17 +268,15 @@ def english_mentions(
                 break  # "Watson. Mr" — a full stop ends the name unless it ends an honorific
             if w[0].isupper():
                 j += 1
-            elif (
-                w.lower() in _CONNECT
-                and j + 1 < n
-                and toks[j + 1][0][0].isupper()
-                and _contiguous(text, toks, j, j + 2)
-            ):
-                j += 2
+                continue
+            skip = _function_words(text, toks, j, titled)
+            if skip:
+                connected = connected or titled
+                j += skip + 1
             else:
                 break
         k = i
-        while k < j and toks[k][0] in _SKIP_SINGLE and toks[k][0] != "The":
+        while k < j and toks[k][0] in _SKIP_SINGLE and toks[k][0] != "The" and not connected:
             k += 1
         if k < j and toks[k][0] == "The" and k + 1 < j:
             pass  # "The Beatles": the article stays in the surface, fold() drops it from the key
@@ -377,14 +289,17 @@ def english_mentions(
         s0 = toks[k][1]
         surface = text[s0 : toks[j - 1][2]].rstrip(".")
         initial = s0 in sent_starts
-        if _is_candidate(run, False):
+        if _is_candidate(run, False, 9 if connected else 6):
             hint = _sentence_of(sentences, s0, hint)
+            kind = kind_by_name(surface) or ("work" if connected else "")
+            if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
+                kind = "place"
             # A sentence-initial single word is kept only if coreference resolves it below.
             out.append(
                 Mention(
                     fold(surface),
                     surface,
-                    kind_by_name(surface) or "",
+                    kind,
                     hint,
                     s0,
                     s0 + len(surface),
@@ -432,8 +347,44 @@ def _contiguous(
     return True
 
 
-def _is_candidate(run: list[str], sentence_initial: bool) -> bool:
-    if not run or len(run) > 6:
+def _function_words(text: str, toks: list[tuple[str, int, int]], j: int, titled: bool) -> int:
+    """How many lowercase connecting words at ``j`` lead to a capitalized word that continues
+    the name (0: the name ends at ``j``). Outside a title only one of ``_CONNECT`` ("Bank of
+    England"); inside a title up to two function words ("of the", "in")."""
+    allowed = _TITLE_CONNECT if titled else _CONNECT
+    limit = 2 if titled else 1
+    m = 0
+    while m < limit and j + m < len(toks) and toks[j + m][0].lower() in allowed:
+        if toks[j + m][0][0].isupper():
+            return 0
+        m += 1
+        nxt = j + m
+        if nxt >= len(toks) or not toks[nxt][0][0].isupper():
+            continue
+        if titled and toks[j][0] == "and" and toks[nxt][0] in _ARTICLES:
+            return 0  # "A Study in Scarlet and The Sign of Four": two titles
+        if _contiguous(text, toks, j - 1, nxt + 1):
+            return m
+    return 0
+
+
+def _after_place_preposition(text: str, toks: list[tuple[str, int, int]], k: int) -> bool:
+    """A short name right after "in / at / near / from / on" ("born in Edinburgh", "set on
+    Dartmoor") is most likely a place — unless the verb is one works take ("starred in")."""
+    if k < 1 or toks[k][0] in _ARTICLES or text[toks[k - 1][2] : toks[k][1]] != " ":
+        return False
+    first = toks[k][0]
+    if first[0].isdigit() or first in _MONTHS:
+        return False  # "on 14 June", "in May 1990": a date
+    if first in _LANGUAGES or first.rstrip(".").lower() in _NOBLE:
+        return False  # "in Hindi", "from Earl of Stafford"
+    if toks[k - 1][0] not in _PLACE_PREP:
+        return False
+    return k < 2 or toks[k - 2][0].lower() not in _WORK_VERBS
+
+
+def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> bool:
+    if not run or len(run) > longest:
         return False
     if any(len(t) > 30 for t in run):
         return False
@@ -485,3 +436,31 @@ def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Ment
 
 def _has_han(word: str) -> bool:
     return any("\u3400" <= c <= "\u9fff" for c in word)
+
+
+ALIAS_KIND = "alias"
+_EN_ALIAS = re.compile(
+    r"\b(?:(?:pen|stage|real|birth|courtesy) name (?:of|was|is)|also known as|better known as"
+    r"|a\.k\.a\.?)\s+((?:[A-Z][\w'’-]+\s){0,3}[A-Z][\w'’-]+)"
+)
+_ZH_ALIAS = re.compile(
+    r"(?:原名|本名|笔名|又名|字|号)[:：]?([\u4e00-\u9fff]{2,4}?)(?=[，,。；、（(]|$)"
+)
+ALIAS_SENTENCES = 3
+
+
+def declared_aliases(
+    title: str, text: str, sentences: Sequence[Sentence], lang: str
+) -> list[Mention]:
+    """Other names a document gives its own subject in its first sentences ("Lu Xun was the
+    pen name of Zhou Shuren", "鲁迅，原名周树人"): mentions of kind ``alias`` keyed by the title,
+    which the model turns into corpus-wide variants of the title's entity."""
+    key = fold(title)
+    rx = _ZH_ALIAS if lang == "zh" else _EN_ALIAS
+    out: list[Mention] = []
+    for idx, s in enumerate(sentences[:ALIAS_SENTENCES]):
+        for m in rx.finditer(text, s.start, s.end):
+            name = m.group(1)
+            if fold(name) != key:
+                out.append(Mention(key, name, ALIAS_KIND, idx, m.start(1), m.end(1), True))
+    return out

@@ -141,6 +141,9 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
             entities[key] = ent
         ent.about.append(doc_id)
 
+    _declared_aliases(docs, about, variants)
+    short_names = _short_names(entities, blocked)
+
     # Mentions: resolve to title entities, or count candidates by document frequency.
     resolved: dict[str, list[tuple[str, MentionOut]]] = {}
     df: dict[str, int] = {}
@@ -151,10 +154,17 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
     for doc_id in sorted(docs):
         seen: set[str] = set()
         out: list[tuple[str, MentionOut]] = []
-        for m in docs[doc_id].mentions:
+        mentions = docs[doc_id].mentions
+        present = {about[doc_id]} | {variants.get(m.key, m.key) for m in mentions}
+        for m in mentions:
             key = variants.get(m.key, m.key)
+            if key not in entities and m.kind in ("", "person"):
+                titled = m.surface.split(" ", 1)[0].rstrip(".").casefold() in ents.HONORIFICS
+                key = _resolve_short(key, entities, variants, short_names, present, titled)
             if key in blocked or len(key) < 2:
                 continue
+            if m.kind == ents.ALIAS_KIND and variants.get(ents.fold(m.surface), key) != key:
+                continue  # "also known as Bloody Moon" where that title is another entity
             out.append((key, m))
             if key not in entities:
                 pair = (key, m.surface)
@@ -193,6 +203,60 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
         _aliases(ent, variants, display)
     changed = _place(entities, schema)
     return Model(entities=entities, about=about, routing_changed=changed, variants=variants)
+
+
+def _declared_aliases(
+    docs: dict[str, DocAnalysis], about: dict[str, str], variants: dict[str, str]
+) -> None:
+    """A name a document declares for its own subject ("Lu Xun was the pen name of Zhou
+    Shuren", "鲁迅，原名周树人": a mention of kind ``alias`` keyed by the subject) becomes a
+    variant of it corpus-wide, unless it already names a title. Sorted, so order-independent."""
+    for doc_id in sorted(docs):
+        for m in docs[doc_id].mentions:
+            if m.kind == ents.ALIAS_KIND and m.key == about[doc_id]:
+                variants.setdefault(ents.fold(m.surface), m.key)
+
+
+def _short_names(entities: dict[str, Entity], blocked: set[str]) -> dict[str, str]:
+    """Surname → the one person title entity whose name ends with it ("holmes" → Sherlock
+    Holmes); a surname two person titles share resolves to neither (homonyms stay apart)."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for ent in entities.values():
+        if ent.kind != "person":
+            continue
+        parts = ents.split_qualifier(ent.name)[0].split(",")[0].split()
+        if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts):
+            owners[ents.fold(parts[-1])].add(ent.key)
+    return {
+        s: next(iter(keys))
+        for s, keys in owners.items()
+        if len(keys) == 1 and s not in blocked and len(s) >= 3
+    }
+
+
+def _resolve_short(
+    key: str,
+    titles: dict[str, Entity],
+    variants: dict[str, str],
+    short_names: dict[str, str],
+    present: set[str],
+    titled: bool = False,
+) -> str:
+    """A candidate name that is an honorific plus a title ("dr. john watson") or plus the
+    surname of one person title ("mr. holmes"; ``titled``: the surface carried the honorific)
+    resolves to that entity; a bare surname ("Holmes") only in a document that also names
+    that person in full (or is about them)."""
+    parts = key.split(" ", 1)
+    if len(parts) == 2 and parts[0].rstrip(".") in ents.HONORIFICS:
+        rest = variants.get(parts[1], parts[1])
+        if rest in titles:
+            return rest
+        return short_names.get(rest, key) if " " not in rest else key
+    if " " not in key:
+        target = short_names.get(key)
+        if target is not None and (titled or target in present):
+            return target
+    return key
 
 
 def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from wikikv.compile import state
 from wikikv.compile.analyze import analyze_documents
+from wikikv.compile.entities import ALIAS_KIND
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.incremental import affected_keys
 from wikikv.compile.ingest import Document, IngestIssue, read_corpus
@@ -316,6 +317,8 @@ class Compiler:
             a = docs[s.id]
             kinds[a.about_kind] += 1
             for m in a.mentions:
+                if m.kind == ALIAS_KIND:
+                    continue  # a declared other name of the subject, not an entity of its own
                 kinds[m.kind or "topic"] += 1
                 names[m.surface] += 1
         sample_in = [DocInput(s.id, s.title, "", s.lang, s.group) for s in sample]

@@ -1,11 +1,12 @@
-"""Compile commands: ``build``, ``add``, ``update``, ``remove``, ``descriptor``, ``check``,
-``compile-bench``."""
+"""Compile commands: ``build`` (with ``--dry-run``), ``add``, ``update``, ``remove``,
+``descriptor``, ``check``, and ``bench compile`` in the ``bench`` group."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,8 +23,16 @@ from wikikv.interfaces.common import (
 
 
 def register(main: click.Group) -> None:
-    for command in (build, add, update, remove, descriptor, check, compile_bench):
+    for command in (build, add, update, remove, descriptor, check):
         main.add_command(command)
+    group = main.commands.get("bench")
+    if not isinstance(group, click.Group):
+        # Join the bench area's own group (its help and example), registered here first.
+        from wikikv.interfaces.commands.bench import bench as bench_group
+
+        group = bench_group
+        main.add_command(group)
+    group.add_command(compile_bench)
 
 
 def _provider(llm: str, kb: Any, max_tokens: int | None, max_cost: float | None) -> Any:
@@ -159,6 +168,32 @@ def _llm(fn: Callable[..., Any]) -> Callable[..., Any]:
 @store_options
 @json_option
 @_llm
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Estimate LLM calls, tokens, cost and time without calling anything or writing.",
+)
+@click.option(
+    "--price-in",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Dry run: price per 1k prompt tokens.",
+)
+@click.option(
+    "--price-out",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Dry run: price per 1k completion tokens.",
+)
+@click.option(
+    "--concurrency",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Dry run: concurrent LLM calls assumed for the time estimate.",
+)
 def build(
     corpus: str,
     store_url: str,
@@ -168,13 +203,21 @@ def build(
     max_tokens: int | None,
     max_cost: float | None,
     fast_zh: bool,
+    dry_run: bool,
+    price_in: float,
+    price_out: float,
+    concurrency: int,
 ) -> None:
     """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb:
     new and changed documents compiled, unchanged ones skipped, documents no longer in the
-    corpus removed. A killed build resumes where it stopped when run again.
+    corpus removed. A killed build resumes where it stopped when run again. With --dry-run,
+    only read and filter the corpus and estimate what the build would spend.
 
     Example: wikikv build ../shared/data/luxun --kb luxun
     """
+    if dry_run:
+        _dry_run(corpus, llm, as_json, price_in, price_out, concurrency)
+        return
     _run(
         store_url,
         kb_name,
@@ -186,6 +229,31 @@ def build(
         max_cost,
         fast_zh,
     )
+
+
+def _dry_run(
+    corpus: str, llm: str, as_json: bool, price_in: float, price_out: float, concurrency: int
+) -> None:
+    from wikikv.compile.dryrun import dry_run
+    from wikikv.llm.estimate import Prices
+
+    if concurrency < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--concurrency")
+    result = dry_run(corpus, llm, Prices(price_in, price_out), concurrency)
+
+    def show() -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"build dry run: {Path(corpus).name}, --llm {llm}")
+        table.add_column("estimate")
+        table.add_column("value", justify="right")
+        for name, value in result.rows():
+            table.add_row(name, value)
+        Console(highlight=False).print(table)
+        click.echo("Nothing was called or written.")
+
+    emit(result.to_dict(), as_json, show)
 
 
 @click.command(short_help="Add documents to a kb.")
@@ -319,7 +387,7 @@ def check(store_url: str, kb_name: str, as_json: bool, full: bool, no_fsck: bool
         raise SystemExit(1)
 
 
-@click.command("compile-bench", short_help="Offline compile throughput on the shared corpora.")
+@click.command("compile", short_help="Offline compile throughput on the shared corpora.")
 @click.option(
     "--corpus",
     "corpora",
@@ -342,7 +410,7 @@ def compile_bench(
     """Build each corpus from scratch and report documents/s, peak memory, store size, the
     cost of one incremental add, and the check invariants.
 
-    Example: wikikv compile-bench --corpus luxun
+    Example: wikikv bench compile --corpus luxun
     """
     from wikikv.compile.bench import run_bench, write_result
 

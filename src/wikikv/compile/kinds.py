@@ -1,0 +1,191 @@
+"""Entity kinds: what a document's title names (person, place, work, ...), from its
+parenthetical qualifier, its first sentence (English definition patterns; for Chinese, a
+definition of the title as a person or a place), or the shape of the name."""
+
+from __future__ import annotations
+
+import re
+
+_QUALIFIER = re.compile(r"^(.*\S)\s*[(（]([^()（）]+)[)）]\s*$")
+
+_KIND_SUFFIX = [
+    (
+        re.compile(
+            r"\b(University|College|School|Academy|Institute|Company|Corporation|Inc|Ltd|"
+            r"Records|Party|Club|FC|Band|Association|Society|Council|Ministry|Army|Navy|"
+            r"Church|Bank|Airlines|Group|Team|League|Agency|Museum|Library)\b"
+        ),
+        "org",
+    ),
+    (
+        re.compile(
+            r"\b(River|Lake|County|City|Mountain|Mountains|Island|Islands|State|Province|"
+            r"Street|Sea|Ocean|Valley|Bay|Township|Village|District|Park|Castle|Airport|"
+            r"Station|Bridge|Kingdom|Empire|Republic)\b"
+        ),
+        "place",
+    ),
+    (
+        re.compile(
+            r"\b(War|Battle|Olympics|Championship|Championships|Cup|Election|Festival|"
+            r"Revolution|Treaty|Awards?|Games|Tournament|Prize)\b"
+        ),
+        "event",
+    ),
+]
+_WORK_Q = re.compile(
+    r"film|album|song|novel|book|tv|series|play|opera|poem|magazine|"
+    r"newspaper|video game|soundtrack|ep|single|musical|comic|manga",
+    re.I,
+)
+_PERSON_Q = re.compile(
+    r"actor|actress|singer|musician|politician|footballer|writer|author|"
+    r"director|painter|poet|composer|bishop|king|queen|saint|born|died|"
+    r"cricketer|athlete|rapper|journalist|player|general|judge",
+    re.I,
+)
+_PLACE_Q = re.compile(
+    r"city|town|village|river|county|district|state|province|island|"
+    r"mountain|lake|country",
+    re.I,
+)
+_ORG_Q = re.compile(
+    r"band|company|university|college|school|club|party|team|organization|"
+    r"magazine publisher|label",
+    re.I,
+)
+_FIRST_PERSON = re.compile(
+    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4})"
+    r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
+    r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
+    r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
+    r"cricketer|athlete|player|rapper|journalist|producer|architect|engineer|businessman|"
+    r"economist|historian|priest|monk|emperor|duke|count|countess|lord|lady|dancer|model|"
+    r"screenwriter|filmmaker|novelist|playwright|artist|photographer|designer|coach|"
+    r"manager|diplomat|activist|inventor|entrepreneur|missionary|theologian|mathematician|"
+    r"drummer|guitarist|bassist|pianist|violinist|percussionist|vocalist|songwriter|conductor|"
+    r"comedian|broadcaster|presenter|statesman|monarch|ruler|sultan|cardinal|pope|saint)\b"
+    r"|\bis an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|"
+    r"writer|author|director|painter|poet|composer|rapper|journalist|producer|player|model|"
+    r"novelist|artist|businessman|coach|comedian|dancer|detective|character|"
+    r"drummer|guitarist|pianist|songwriter|scientist|philosopher|lawyer|physician)\b"
+    r"|\b(?:is|was) the (?:pen|stage|real|birth|courtesy) name of\b"
+    r"|^(?-i:(?:Dr|Mr|Mrs|Ms|Miss|Sir|Dame|Professor|Prof)\.? [A-Z])",
+    re.I,
+)
+_FIRST_WORK = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:film|movie|album|song|single|novel|book|"
+    r"television|TV|series|sitcom|play|opera|musical|poem|video game|documentary|soundtrack|"
+    r"EP|anthology|short story|novella|comic|manga|newspaper|magazine|painting|sculpture)\b",
+    re.I,
+)
+_FIRST_PLACE = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:city|town|village|river|county|district|state|"
+    r"province|island|mountain|lake|country|region|municipality|commune|suburb|"
+    r"neighbourhood|neighborhood|hamlet|township|parish|valley|airport|station|"
+    r"building|church|castle|bridge|park|stadium|street|road|settlement|capital)\b"
+    r"|\bis the capital\b",
+    re.I,
+)
+_FIRST_ORG = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:band|group|company|corporation|university|college|"
+    r"school|club|party|team|organization|organisation|label|newspaper|agency|institute|"
+    r"association|society|firm|brand|airline|network|channel|dynasty)\b",
+    re.I,
+)
+_FIRST_EVENT = re.compile(
+    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:battle|war|election|festival|tournament|"
+    r"championship|competition|ceremony|conference|treaty|revolution|event|season)\b",
+    re.I,
+)
+
+
+_HEADING = re.compile(r"^\s*#+[ \t]*")
+_ZH_PERSON = re.compile(
+    r"^[（(][^）)]*\d{3,4}[^）)]*[）)]|^[，,]?(?:原名|本名|笔名|字|号|又名)"
+    r"|^[^。；]{0,20}?(?:\d{3,4}年(?:\d{1,2}月)?(?:\d{1,2}日)?(?:生|出生)|生于|出生于)"
+    r"|^是[^。；]{0,25}?(?:作家|诗人|散文家|翻译家|学者|思想家|政治家|画家|教授|演员|歌手|"
+    r"人物|哥哥|弟弟|姐姐|妹妹|儿子|女儿|父亲|母亲|妻子|丈夫)"
+)
+_ZH_PLACE = re.compile(
+    r"^(?:位于|地处)|^是[^。；]{0,25}?(?:城市|名城|古城|省会|首都|县城|城镇|乡镇|村庄|地区|港口|"
+    r"省|市|县|镇|村)(?:[，。,；]|$)"
+)
+
+
+def split_qualifier(title: str) -> tuple[str, str]:
+    """("Heat", "film") for "Heat (film)"; (title, "") when there is no qualifier."""
+    m = _QUALIFIER.match(title)
+    return (m.group(1), m.group(2)) if m else (title, "")
+
+
+def kind_of_qualifier(qualifier: str) -> str | None:
+    if not qualifier:
+        return None
+    for rx, kind in (
+        (_WORK_Q, "work"),
+        (_PERSON_Q, "person"),
+        (_ORG_Q, "org"),
+        (_PLACE_Q, "place"),
+    ):
+        if rx.search(qualifier):
+            return kind
+    return None
+
+
+def classify_title(title: str, first_sentence: str, lang: str) -> str:
+    """The kind of the entity a document is about, from its title and first sentence."""
+    head = _strip_heading(first_sentence, title)[:300]
+    if lang == "zh":
+        return _classify_zh(title, head)
+    base, qual = split_qualifier(title)
+    by_qual = kind_of_qualifier(qual)
+    if by_qual:
+        return by_qual
+    for rx, kind in (
+        (_FIRST_WORK, "work"),
+        (_FIRST_EVENT, "event"),
+        (_FIRST_ORG, "org"),
+        (_FIRST_PLACE, "place"),
+        (_FIRST_PERSON, "person"),
+    ):
+        if rx.search(head):
+            return kind
+    return kind_by_name(base) or ("place" if "," in title else "topic")
+
+
+def _strip_heading(text: str, title: str) -> str:
+    """The first sentence without a Markdown heading ("# Lu Xun\n\nLu Xun was …", or the
+    heading joined to the next sentence by a space)."""
+    m = _HEADING.match(text)
+    if m is None:
+        return text
+    rest = text[m.end() :]
+    if rest.startswith(title):
+        rest = rest[len(title) :]
+    return rest.lstrip()
+
+
+def _classify_zh(title: str, head: str) -> str:
+    """A Chinese document is a *work* (a piece of a single-author corpus: an essay, a story, a
+    preface) unless its first sentence is a definition of its title as a person ("鲁迅，原名周树人，
+    1881年生于…", "周作人是…散文家") or a place ("绍兴是浙江省的一座…名城")."""
+    head = head.lstrip()
+    base = title if head.startswith(title) else split_qualifier(title)[0].strip()
+    if not base or not head.startswith(base):
+        return "work"  # 《孔乙己》是…小说: a title in book quotes is a work
+    rest = head[len(base) :][:80]
+    if rest[:1].isspace():
+        return "work"  # "柔石小传 柔石，原名…": the title, then a text about someone else
+    if _ZH_PERSON.search(rest):
+        return "person"
+    if _ZH_PLACE.search(rest):
+        return "place"
+    return "work"
+
+
+def kind_by_name(name: str) -> str | None:
+    for rx, kind in _KIND_SUFFIX:
+        if rx.search(name):
+            return kind
+    return None
