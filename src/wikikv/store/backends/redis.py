@@ -191,6 +191,7 @@ class RedisBackend(Backend):
         self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.namespace = namespace
         self._ns = namespace.encode() + b":"
+        self._tags: dict[bytes, bytes] = {}
         self._url = url
         self._batch_script = client.register_script(_BATCH_LUA)
         self._scan_script = client.register_script(_SCAN_LUA)
@@ -228,7 +229,11 @@ class RedisBackend(Backend):
 
     # ------------------------------------------------------------------ keys
     def _tag(self, shard: bytes) -> bytes:
-        return self._ns + b"{w:" + _escape(shard) + b"}"
+        # Memoized: the tag is rebuilt on every call otherwise, a few microseconds of a point get.
+        tag = self._tags.get(shard)
+        if tag is None:
+            tag = self._tags[shard] = self._ns + b"{w:" + _escape(shard) + b"}"
+        return tag
 
     def _value_key(self, key: bytes) -> bytes:
         return self._tag(shard_of(key)) + b"v" + key
@@ -256,8 +261,12 @@ class RedisBackend(Backend):
     # ------------------------------------------------------------------ reads
     # docstring inherited
     def get(self, key: bytes) -> Item | None:
-        with map_errors():
-            return _item(self.client.get(self._value_key(key)))
+        try:  # inline rather than map_errors(): a context manager costs ~1 us on this hot path
+            raw = self.client.get(self._value_key(key))
+        except rexc.RedisError:
+            with map_errors():
+                raise
+        return _item(raw)
 
     def get_many(self, keys: Sequence[bytes]) -> list[Item | None]:
         if not keys:
