@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from wikikv.errors import ConflictError
+from wikikv.search import analysis as an
 from wikikv.search import index as ix
 from wikikv.search.index import IndexKeys, IndexWriter, index_page, read_stats
 from wikikv.search.ranking import search
@@ -110,9 +111,9 @@ def test_writer_skips_unchanged_pages_and_writes_nothing(
     before = _raw_index(kb)
     written = spy_writes(kb, monkeypatch)
     analysed: list[str] = []
-    real = ix.analyze_fields
+    real = an.analyze_fields
 
-    def counting(fields: ix.Fields) -> ix.Analyzed:
+    def counting(fields: an.Fields) -> an.Analyzed:
         analysed.append(fields.path)
         return real(fields)
 
@@ -167,25 +168,25 @@ def test_leftover_postings_of_an_interrupted_write_are_replaced(kb: KnowledgeBas
     index does not know yet; the next write must not duplicate them."""
     index_all(kb)
     rec = kb.put("/misc/new", "zanzibar zanzibar", FileMeta(title="Zanzibar"))
-    doc = ix.analyze(rec)
+    doc = an.analyze(rec)
     ik = IndexKeys(kb.name)
-    key = ik.posting("zanzibar", ix.bucket_of(doc.ref))
-    stale = ix.pack(doc.ref, [0, 0, 0, 0, 7], doc.entry.lens)
+    key = ik.posting("zanzibar", an.bucket_of(doc.ref))
+    stale = an.pack(doc.ref, [0, 0, 0, 0, 7], doc.entry.lens)
     kb.backend.batch([Put(key, stale)])
     with IndexWriter(kb) as writer:
         writer.add(rec)
     item = kb.backend.get(key)
     assert item is not None
-    assert item.value == ix.pack(doc.ref, doc.tfs["zanzibar"], doc.entry.lens)
+    assert item.value == an.pack(doc.ref, doc.tfs["zanzibar"], doc.entry.lens)
 
 
 def test_a_conflicting_flush_retries_without_analysing_again(
     kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     analysed: list[str] = []
-    real_analyze = ix.analyze_fields
+    real_analyze = an.analyze_fields
 
-    def counting(fields: ix.Fields) -> ix.Analyzed:
+    def counting(fields: an.Fields) -> an.Analyzed:
         analysed.append(fields.path)
         return real_analyze(fields)
 
@@ -254,9 +255,9 @@ def test_large_flushes_do_not_store_segmentations(
 @pytest.mark.parametrize("enabled", [True, False])
 def test_flush_restores_the_garbage_collector(kb: KnowledgeBase, enabled: bool) -> None:
     seen: list[bool] = []
-    real = ix.analyze_fields
+    real = an.analyze_fields
 
-    def probe(fields: ix.Fields) -> ix.Analyzed:
+    def probe(fields: an.Fields) -> an.Analyzed:
         seen.append(gc.isenabled())
         return real(fields)
 

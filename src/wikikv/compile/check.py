@@ -272,7 +272,7 @@ def _dups(
 
 def _index(kb: KnowledgeBase, report: CheckReport, pages: dict[str, FileRecord]) -> None:
     try:
-        from wikikv.search.index import IndexKeys, doc_ref
+        from wikikv.search.analysis import IndexKeys, doc_ref
     except ImportError:
         return
     ik = IndexKeys(kb.name)

@@ -24,16 +24,18 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from wikikv.search.index import (
+from wikikv.search.analysis import (
     FIELDS,
-    LRU,
     NFIELDS,
     POSTING,
     DocEntry,
     IndexKeys,
     IndexStats,
-    decode_doc,
     doc_ref,
+)
+from wikikv.search.index import (
+    LRU,
+    decode_doc,
     read_postings,
     read_stats,
     vocabulary_candidates,

@@ -1,0 +1,211 @@
+"""Index layout and page analysis: the field constants, stored structs, key builder, and
+the analysis of a page into the per-field term frequencies that postings store."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+import msgspec
+
+from wikikv.search.tokenize import (
+    fuzzy_eligible,
+    joined_name,
+    segmenter_tag,
+    term_counts,
+    tokenize,
+)
+from wikikv.store.keys import KBKeys
+from wikikv.store.paths import unescape_segment
+from wikikv.store.records import DirRecord, FileRecord
+
+FIELDS = ("name", "alias", "tag", "summary", "body")
+NAME, ALIAS, TAG, SUMMARY, BODY = range(len(FIELDS))
+NFIELDS = len(FIELDS)
+BUCKET_BITS = 5
+BUCKETS = 1 << BUCKET_BITS
+MAX_TERM_BYTES = 120
+U16 = 0xFFFF
+POSTING = struct.Struct("<8s" + "H" * (2 * NFIELDS))
+# The two halves of a posting after the doc ref (``<``: no padding, so ref + TF + LENS is POSTING).
+TF = struct.Struct("<" + "H" * NFIELDS)
+LENS = TF
+_BUCKET_BYTE = [bytes([b]) for b in range(1 << BUCKET_BITS)]
+BATCH_OPS = 4000
+MEMO_FLUSH_MAX = 20_000
+
+IndexRecord = FileRecord | DirRecord
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class IndexStats(msgspec.Struct):
+    n: int = 0
+    total: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
+    gen: int = 0
+    writes: int = 0
+
+
+class DocEntry(msgspec.Struct):
+    path: str
+    title: str = ""
+    summary: str = ""
+    kind: str = "page"
+    lens: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
+    terms: list[str] = msgspec.field(default_factory=list)
+    digest: str = ""
+
+
+_enc = msgspec.msgpack.Encoder()
+_stats_dec = msgspec.msgpack.Decoder(IndexStats)
+_doc_dec = msgspec.msgpack.Decoder(DocEntry)
+_words_dec = msgspec.msgpack.Decoder(list[str])
+
+
+# ------------------------------------------------------------------ keys
+class IndexKeys:
+    """Key builder for one kb's search index."""
+
+    __slots__ = ("base", "stats", "_d", "_p", "_v", "_j")
+
+    def __init__(self, kb: str) -> None:
+        self.base = KBKeys(kb).space("I")
+        self.stats = self.base + b"s"
+        self._d = self.base + b"d"
+        self._p = self.base + b"p"
+        self._v = self.base + b"v"
+        self._j = self.base + b"j"
+
+    def doc(self, ref: bytes) -> bytes:
+        return self._d + ref
+
+    def term_prefix(self, term: str) -> bytes:
+        return self._p + term.encode("utf-8") + b"\x00"
+
+    def posting(self, term: str, bucket: int) -> bytes:
+        return self.term_prefix(term) + bytes([bucket])
+
+    def variant_prefix(self, variant: str) -> bytes:
+        return self._v + variant.encode("utf-8") + b"\x00"
+
+    def variant(self, variant: str, word: str) -> bytes:
+        return self.variant_prefix(variant) + word.encode("utf-8")
+
+    def segmentation(self, run: str) -> bytes:
+        return self._j + segmenter_tag().encode("utf-8") + b"\x00" + run.encode("utf-8")
+
+
+def doc_ref(path: str) -> bytes:
+    return hashlib.blake2b(path.encode("utf-8"), digest_size=8).digest()
+
+
+def bucket_of(ref: bytes) -> int:
+    return ref[0] >> (8 - BUCKET_BITS)
+
+
+def new_generation() -> int:
+    return int.from_bytes(os.urandom(8), "big") >> 1
+
+
+# ------------------------------------------------------------------ analysis
+class Analyzed(msgspec.Struct):
+    """One record turned into index data."""
+
+    ref: bytes
+    entry: DocEntry
+    tfs: dict[str, list[int]]
+    vocab: list[str]
+
+
+class Fields(msgspec.Struct, frozen=True):
+    """What the index reads of one page or directory, and the digest of it."""
+
+    path: str
+    title: str
+    seg: str
+    aliases: list[str]
+    tags: list[str]
+    summary: str
+    body: str
+    kind: str
+    digest: str
+
+
+def record_fields(rec: IndexRecord) -> tuple[str, str, list[str], list[str], str, str, str]:
+    """(path, title, aliases, tags, summary, body, kind) of a page or directory."""
+    seg = unescape_segment(rec.name) if rec.name else ""
+    if isinstance(rec, FileRecord):
+        m = rec.meta
+        title = m.title or seg
+        return rec.path, title, list(m.aliases), list(m.tags), m.summary, rec.text, m.kind
+    return rec.path, seg or "/", [], [], "", rec.text, "dir"
+
+
+def fields_of(rec: IndexRecord) -> Fields:
+    """The indexed fields of ``rec`` and their digest (cheap: no tokenizing), which is what the
+    writers compare with the stored entry to skip pages whose indexed content did not change."""
+    path, title, aliases, tags, summary, body, kind = record_fields(rec)
+    seg = unescape_segment(rec.name) if rec.name else ""
+    digest = hashlib.blake2b(
+        _enc.encode([path, title, aliases, tags, summary, body, kind]), digest_size=12
+    ).hexdigest()
+    return Fields(path, title, seg, aliases, tags, summary, body, kind, digest)
+
+
+def _indexable(term: str) -> bool:
+    """Terms past ``MAX_TERM_BYTES`` (run-on tokens: URLs, hashes) are not indexed; the bound
+    keeps a typo-neighbourhood key (variant + word) far below LMDB's 511-byte key limit."""
+    # A character is at most 4 UTF-8 bytes, so short terms need no encoding.
+    return len(term) * 4 <= MAX_TERM_BYTES or len(term.encode("utf-8")) <= MAX_TERM_BYTES
+
+
+def analyze_fields(f: Fields) -> Analyzed:
+    title, seg = f.title, f.seg
+    names = [title] + ([seg] if seg and seg.casefold() != title.casefold() else [])
+    short: list[list[str]] = [
+        [t for n in names for t in tokenize(n, keep_stopwords=True)],
+        [t for a in f.aliases for t in tokenize(a, keep_stopwords=True)],
+        [t for g in f.tags for t in tokenize(g, keep_stopwords=True)],
+    ]
+    for field, source in ((NAME, names), (ALIAS, f.aliases)):
+        for n in source:
+            j = joined_name(n)
+            if j:
+                short[field].append(j)
+    # Summary and body are counted per distinct word (term_counts == Counter(tokenize(...))).
+    summary, n_summary = term_counts(f.summary)
+    body, n_body = term_counts(f.body)
+    counted: list[Mapping[str, int]] = [Counter(t) for t in short] + [summary, body]
+    tfs: dict[str, list[int]] = {}
+    for field, counts in enumerate(counted):
+        for term, count in counts.items():
+            tf = tfs.get(term)
+            if tf is None:
+                if len(term) > MAX_TERM_BYTES // 4 and not _indexable(term):  # short: always
+                    continue
+                tf = tfs[term] = [0] * NFIELDS
+            tf[field] = count if count < U16 else U16
+    lens = [min(n, U16) for n in (*map(len, short), n_summary, n_body)]
+    vocab = sorted({t for t in short[NAME] + short[ALIAS] if _indexable(t) and fuzzy_eligible(t)})
+    entry = DocEntry(f.path, title, f.summary, f.kind, lens, sorted(tfs), f.digest)
+    return Analyzed(doc_ref(f.path), entry, tfs, vocab)
+
+
+def analyze(rec: IndexRecord) -> Analyzed:
+    return analyze_fields(fields_of(rec))
+
+
+def pack(ref: bytes, tf: Sequence[int], lens: Sequence[int]) -> bytes:
+    return POSTING.pack(ref, *tf, *lens)
+
+
+def without(block: bytes, refs: set[bytes]) -> bytes:
+    """A posting block minus the postings of ``refs``."""
+    size = POSTING.size
+    return b"".join(
+        block[i : i + size] for i in range(0, len(block), size) if block[i : i + 8] not in refs
+    )
