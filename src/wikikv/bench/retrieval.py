@@ -285,7 +285,8 @@ def run_dataset(
 
 
 def _dense(passages: Sequence[Passage], questions: Sequence[Question], log: Log) -> dict[str, Any]:
-    from wikikv.bench.dense import DenseUnavailable, dense_ranker
+    from wikikv.bench.dense import dense_ranker
+    from wikikv.errors import DenseUnavailable
 
     try:
         ranker = dense_ranker([p.id for p in passages], [p.flat for p in passages])

@@ -39,7 +39,7 @@ from wikikv.bench.engines_server import (
 from wikikv.bench.storage import timed_load
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
-from wikikv.errors import WikiKVError
+from wikikv.errors import BenchProcessError
 from wikikv.store.store import open_store
 from wikikv.testing.services import service_url
 
@@ -53,10 +53,6 @@ PROC_TIMEOUT_S = 600.0
 # off: straight to LMDB; L1: the embedded default (L1 pinned, AuditFollower); L1+L2: and Redis L2
 CACHE_MODES = ("off", "L1", "L1+L2")
 ctx = mp.get_context("spawn")
-
-
-class BenchProcessError(WikiKVError):
-    """A benchmark worker process failed or did not answer."""
 
 
 # ================================================================ helpers

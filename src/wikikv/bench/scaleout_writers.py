@@ -28,10 +28,11 @@ from wikikv.bench.engines_server import (
     new_tag,
     private_url,
 )
-from wikikv.bench.scaleout_procs import PROC_TIMEOUT_S, BenchProcessError, Log, collect, ctx
+from wikikv.bench.scaleout_procs import PROC_TIMEOUT_S, Log, collect, ctx
 from wikikv.bench.storage import timed_load
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
+from wikikv.errors import BenchProcessError
 from wikikv.store.records import decode
 from wikikv.store.store import open_store
 from wikikv.testing.services import service_url
