@@ -11,7 +11,8 @@ from wikikv.compile import state
 from wikikv.compile.bench import snapshot
 from wikikv.compile.check import check
 from wikikv.compile.ingest import read_corpus
-from wikikv.compile.pipeline import CompileOptions, Compiler, SimulatedCrash
+from wikikv.compile.pipeline import CompileOptions, Compiler
+from wikikv.errors import SimulatedCrash
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
 from wikikv.store.store import Store, open_store

@@ -151,19 +151,36 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
     # loop over every mention of the corpus cheap enough for a one-document incremental add.
     cand_surface: dict[tuple[str, str], int] = {}
     cand_kind: dict[tuple[str, str], int] = {}
-    for doc_id in sorted(docs):
+    # Resolution of a candidate key that is not an entity depends on the document only through
+    # ``present`` and ``titled`` (see _resolve_short); memoise the rest per key.
+    short_memo: dict[str, tuple[str, str | None]] = {}
+    honorifics = ents.HONORIFICS
+    alias_kind = ents.ALIAS_KIND
+    order = sorted(docs)
+    for doc_id in order:
         seen: set[str] = set()
         out: list[tuple[str, MentionOut]] = []
         mentions = docs[doc_id].mentions
-        present = {about[doc_id]} | {variants.get(m.key, m.key) for m in mentions}
-        for m in mentions:
-            key = variants.get(m.key, m.key)
+        mkeys = [variants.get(m.key, m.key) for m in mentions]
+        present: set[str] | None = None
+        for m, key in zip(mentions, mkeys, strict=True):
             if key not in entities and m.kind in ("", "person"):
-                titled = m.surface.split(" ", 1)[0].rstrip(".").casefold() in ents.HONORIFICS
-                key = _resolve_short(key, entities, variants, short_names, present, titled)
+                memo = short_memo.get(key)
+                if memo is None:
+                    memo = short_memo[key] = _short_plan(key, entities, variants, short_names)
+                fixed, target = memo
+                if target is None:
+                    key = fixed
+                else:
+                    if present is None:
+                        present = {about[doc_id], *mkeys}
+                    if target in present:
+                        key = target
+                    elif m.surface.split(" ", 1)[0].rstrip(".").casefold() in honorifics:
+                        key = target
             if key in blocked or len(key) < 2:
                 continue
-            if m.kind == ents.ALIAS_KIND and variants.get(ents.fold(m.surface), key) != key:
+            if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:
                 continue  # "also known as Bloody Moon" where that title is another entity
             out.append((key, m))
             if key not in entities:
@@ -184,19 +201,21 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
         kind = best_kind.get(key) or ents.kind_by_name(surface) or "topic"
         entities[key] = Entity(key, surface, kind)
 
-    for doc_id in sorted(docs):
+    for doc_id in order:
         src = about[doc_id]
+        src_links = entities[src].links
         for key, m in resolved[doc_id]:
             ent = entities.get(key)
             if ent is None:
                 continue
-            ent.surfaces[m.surface] = ent.surfaces.get(m.surface, 0) + 1
+            surfaces = ent.surfaces
+            surfaces[m.surface] = surfaces.get(m.surface, 0) + 1
             if key == src:
                 continue
             if doc_id not in ent.mentioned_in:
                 ent.mentioned_in[doc_id] = m.sent
             ent.links.setdefault(src, set()).add("mentioned-by")
-            entities[src].links.setdefault(key, set()).add("mentions")
+            src_links.setdefault(key, set()).add("mentions")
 
     for ent in entities.values():
         _facts(ent, docs)
@@ -259,6 +278,22 @@ def _resolve_short(
     return key
 
 
+def _short_plan(
+    key: str, titles: dict[str, Entity], variants: dict[str, str], short_names: dict[str, str]
+) -> tuple[str, str | None]:
+    """:func:`_resolve_short` split into its document-independent part: ``(key', None)`` when
+    the answer is ``key'`` whatever the document, ``(key, target)`` when it is ``target`` in a
+    document that is titled or names ``target``, and ``key`` otherwise."""
+    parts = key.split(" ", 1)
+    if len(parts) == 2 and parts[0].rstrip(".") in ents.HONORIFICS:
+        return _resolve_short(key, titles, variants, short_names, set()), None
+    if " " not in key:
+        target = short_names.get(key)
+        if target is not None:
+            return key, target
+    return key, None
+
+
 def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:
     """Per key, the most frequent value (ties: the smallest)."""
     out: dict[str, tuple[int, str]] = {}
@@ -314,27 +349,39 @@ def _place(entities: dict[str, Entity], schema: Schema) -> bool:
         by_dim[ent.dim].append(ent)
     changed = False
     for dim, members in by_dim.items():
+        members.sort(key=lambda e: e.key)
         plan = schema.routing.get(dim)
         keys = [e.key for e in members]
+        labels: list[str] | None = None
         if plan is None and len(members) > schema.fanout:
             schema.routing[dim] = plan_routing(keys, schema.fanout)
             changed = True
         elif plan is not None:
-            counts = Counter(plan.bucket(k) for k in keys)
+            labels = [plan.bucket(k) for k in keys]
+            counts = Counter(labels)
             if counts and max(counts.values()) > schema.fanout:
                 schema.routing[dim] = plan_routing(keys, schema.fanout)
                 changed = True
+                labels = None
         plan = schema.routing.get(dim)
+        if plan is not None and labels is None:
+            labels = [plan.bucket(k) for k in keys]
         taken: dict[str, set[str]] = defaultdict(set)
-        for ent in sorted(members, key=lambda e: e.key):
-            parent = "/" + escape_segment(dim)
-            if plan is not None:
-                parent += "/" + escape_segment(plan.bucket(ent.key))
+        top = "/" + escape_segment(dim)
+        bucket_dirs: dict[str, str] = {}
+        for i, ent in enumerate(members):
+            parent = top
+            if labels is not None:
+                label = labels[i]
+                parent = bucket_dirs.get(label) or bucket_dirs.setdefault(
+                    label, top + "/" + escape_segment(label)
+                )
             seg = escape_segment(ent.name)
             n = 2
-            while seg in taken[parent]:
+            used = taken[parent]
+            while seg in used:
                 seg = escape_segment(f"{ent.name} ({n})")
                 n += 1
-            taken[parent].add(seg)
+            used.add(seg)
             ent.path = parent + "/" + seg
     return changed

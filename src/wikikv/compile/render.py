@@ -121,8 +121,28 @@ def desired_nodes(
         want.sigs[ent.path] = reuse or entity_sig(ent, model, docs, extra)
         want.entity_at[ent.path] = ent
         by_dir[parent(ent.path)].append(ent)
-    _dirs(want, kb_name, schema, descriptor, by_dir, len(docs))
+    reuse_dirs: dict[str, str] = {}
+    if only is not None and known is not None:
+        reuse_dirs = _unchanged_dirs(want, by_dir, only, known)
+    _dirs(want, kb_name, schema, descriptor, by_dir, len(docs), reuse_dirs)
     return want
+
+
+def _unchanged_dirs(
+    want: Desired, by_dir: dict[str, list[Entity]], only: set[str], known: dict[str, str]
+) -> dict[str, str]:
+    """Listing directories whose recorded signature still holds: a listing row is a function of
+    what the member's signature covers (path, name, aliases, summary sources), so a directory
+    none of whose members may have changed, and that lost no page (a recorded entity path no
+    longer produced), lists the same rows."""
+    lost = {parent(p) for p, sig in known.items() if sig.startswith("e:") and p not in want.sigs}
+    out: dict[str, str] = {}
+    for d, members in by_dir.items():
+        sig = known.get(d)
+        if sig is None or d in lost or any(e.key in only for e in members):
+            continue
+        out[d] = sig
+    return out
 
 
 def _dirs(
@@ -132,12 +152,19 @@ def _dirs(
     descriptor: Descriptor | None,
     by_dir: dict[str, list[Entity]],
     n_docs: int,
+    reuse: dict[str, str],
 ) -> None:
+    """Directory texts and signatures; a directory in ``reuse`` keeps that signature and its
+    text is not rendered (it is not written)."""
     zh = schema.language == "zh"
     counts: dict[str, int] = defaultdict(int)
     for d, members in by_dir.items():
         if d.count("/") == 2:  # a routing range
             counts[parent(d)] += len(members)
+            if d in reuse:
+                want.dirs.add(d)
+                want.sigs[d] = reuse[d]
+                continue
             rows = [
                 (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
                 for e in sorted(members, key=lambda e: e.key)
@@ -153,6 +180,10 @@ def _dirs(
             counts[d] += len(members)
     for spec in schema.dimensions:
         d = "/" + escape_segment(spec.name)
+        if d in reuse:
+            want.dirs.add(d)
+            want.sigs[d] = reuse[d]
+            continue
         if d in by_dir:
             members = by_dir[d]
             rows = [
