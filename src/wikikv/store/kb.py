@@ -70,16 +70,15 @@ def names_of(rec: NodeRecord) -> list[str]:
         return []
     out = [unescape_segment(rec.name)] if rec.name else []
     if isinstance(rec, FileRecord):
-        if rec.meta.title:
-            out.append(rec.meta.title)
-        out.extend(rec.meta.aliases)
-    seen: set[str] = set()
-    uniq = []
-    for n in out:
-        if n and n not in seen:
-            seen.add(n)
-            uniq.append(n)
-    return uniq
+        meta = rec.meta
+        if meta.title:
+            out.append(meta.title)
+        if meta.aliases:
+            out.extend(meta.aliases)
+    if len(out) < 2:
+        return out if not out or out[0] else []
+    # dict.fromkeys keeps the first occurrence of each name, in order (a bulk-load hot path).
+    return [n for n in dict.fromkeys(out) if n]
 
 
 def retry(fn: Callable[[], T], retries: int = DEFAULT_RETRIES) -> T:
@@ -291,6 +290,16 @@ class KnowledgeBase:
             ops.append(Put(self.keys.path_index(path), path.encode("utf-8")))
         elif old_live and not new_live:
             ops.append(Delete(self.keys.path_index(path)))
+        if not old_live:
+            # A new node (the bulk-load hot path): nothing to delete, one entry per index key.
+            if new_live:
+                fresh: set[bytes] = set()
+                for n in names_of(new):  # type: ignore[arg-type]
+                    k = self.keys.name_index(n, path)
+                    if k not in fresh:
+                        fresh.add(k)
+                        ops.append(Put(k, _name_enc.encode((n, path))))
+            return ops
         # Compare by index key: names that fold alike ("foo", title "Foo") share one key, so a
         # name dropped while its fold-twin stays must not delete the shared entry.
         old_names = names_of(old) if old_live else []  # type: ignore[arg-type]

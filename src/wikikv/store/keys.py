@@ -64,6 +64,16 @@ def _node_hash(path: str) -> bytes:
     return hashlib.blake2b(path.encode("utf-8"), digest_size=16).digest()
 
 
+@functools.lru_cache(maxsize=4096)
+def _short_hash(path: str) -> bytes:
+    """The 8-byte path hash of a name-index key, memoized: a page's name, title and aliases are
+    keyed one after the other with the same path."""
+    return hashlib.blake2b(path.encode("utf-8"), digest_size=8).digest()
+
+
+_AUDIT_TS = struct.Struct(">Q")
+
+
 class KBKeys:
     """Key builder for one kb (precomputes the prefixes; the hot path is one hash + concat)."""
 
@@ -100,7 +110,7 @@ class KBKeys:
 
     def name_index(self, name: str, path: str) -> bytes:
         folded = fold_name(name).encode("utf-8")[:NAME_KEY_MAX]
-        return self._a + folded + b"\x00" + path_hash(path, 8)
+        return self._a + folded + b"\x00" + _short_hash(path)
 
     def name_range(self, name_prefix: str, exact: bool = False) -> tuple[bytes, bytes]:
         folded = fold_name(name_prefix).encode("utf-8")[:NAME_KEY_MAX]
@@ -116,7 +126,7 @@ class KBKeys:
 
     def audit(self, when_ns: int | None = None) -> bytes:
         ts = time.time_ns() if when_ns is None else when_ns
-        return self._l + struct.pack(">Q", ts) + random.randbytes(4)
+        return self._l + _AUDIT_TS.pack(ts) + random.randbytes(4)
 
     def all_range(self) -> tuple[bytes, bytes]:
         return self.prefix, self.kb.encode("utf-8") + b"\x01"
@@ -135,4 +145,6 @@ def kb_registry_key(kb: str) -> bytes:
 def fold_name(name: str) -> str:
     """The form names and aliases are indexed under: NFKC (full-width → half-width), case-folded,
     whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    if not name.isascii():  # ASCII is already NFKC: skip the normalization call
+        name = unicodedata.normalize("NFKC", name)
+    return " ".join(name.casefold().split())

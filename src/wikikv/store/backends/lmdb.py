@@ -41,6 +41,7 @@ from wikikv.store.backends.base import (
 )
 
 _VERSION = struct.Struct(">Q")
+_FRESH = frozenset((ANY, ABSENT))  # the expectations a first insert satisfies
 # This process's id, refreshed in a forked child: checking it costs a list index instead of a
 # getpid() system call on every read.
 _PID = [os.getpid()]
@@ -298,12 +299,13 @@ def _apply(txn: Any, ops: Sequence[Op]) -> list[int]:
     """Apply ops in one write transaction; a failed condition raises and aborts the whole txn."""
     out: list[int] = []
     first_version = _VERSION.pack(1)
+    put, append = txn.put, out.append
     for op in ops:
-        if isinstance(op, Put) and op.expect in (ANY, ABSENT):
+        if op.expect in _FRESH and isinstance(op, Put):
             # Fresh keys (index and audit entries, new pages) are most of a bulk load: try the
             # insert first, which costs one B-tree descent instead of a get and a put.
-            if txn.put(op.key, first_version + op.value, overwrite=False):
-                out.append(1)
+            if put(op.key, first_version + op.value, overwrite=False):
+                append(1)
                 continue
         raw = txn.get(op.key)
         current = None if raw is None else _VERSION.unpack_from(raw)[0]
