@@ -1,6 +1,7 @@
 """Shared test configuration.
 
-* ``--runslow`` enables tests marked ``slow`` (long stress modes); without it they are skipped.
+* ``--runslow`` enables tests marked ``slow`` (long stress modes); without it they are
+  deselected.
 * Hypothesis runs under the ``ci`` profile (modest example counts, no per-example deadline,
   since the machine is shared) unless ``--hypothesis-profile`` or ``HYPOTHESIS_PROFILE`` names
   another: ``thorough`` runs many more examples.
@@ -35,9 +36,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The long stress modes are opt-in: without --runslow they are deselected (reported as such),
+    # not skipped — they are separate commands, not tests that could not run here.
     if config.getoption("--runslow"):
         return
-    skip_slow = pytest.mark.skip(reason="slow: run with --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip_slow)
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if "slow" not in item.keywords]

@@ -12,12 +12,11 @@ from collections.abc import Iterator
 import pytest
 
 from wikikv.errors import BackendError
-from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import Backend, Item, Put
 from wikikv.store.backends.redis import RedisBackend
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store
-from wikikv.testing.redis_layout import RedisRawAccess
+from wikikv.testing.redis_layout import RedisRawAccess, fresh_backend
 from wikikv.testing.services import service_url, unique_name, with_option
 
 pytestmark = pytest.mark.cluster
@@ -26,14 +25,6 @@ pytestmark = pytest.mark.cluster
 @pytest.fixture
 def cluster_url() -> str:
     return service_url("cluster")
-
-
-def fresh_backend(url: str) -> Iterator[RedisBackend]:
-    backend = open_backend(with_option(url, "namespace", unique_name("test-")))
-    assert isinstance(backend, RedisBackend)
-    yield backend
-    backend.clear()
-    backend.close()
 
 
 class TestClusterBackend(RedisRawAccess):

@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 
 from wikikv.errors import BackendError, BackendUnavailable, ConfigError, ConflictError
-from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Check, Delete, Put, shard_of
 from wikikv.store.backends.redis import RedisBackend, map_errors
 from wikikv.store.store import open_store
-from wikikv.testing.redis_layout import RedisRawAccess, layout_tag
+from wikikv.testing.redis_layout import RedisRawAccess, fresh_backend, layout_tag
 from wikikv.testing.services import service_url, unique_name, with_option
 
 pytestmark = pytest.mark.redis
@@ -27,14 +26,6 @@ pytestmark = pytest.mark.redis
 @pytest.fixture
 def redis_url() -> str:
     return service_url("redis")
-
-
-def fresh_backend(url: str) -> Iterator[RedisBackend]:
-    backend = open_backend(with_option(url, "namespace", unique_name("test-")))
-    assert isinstance(backend, RedisBackend)
-    yield backend
-    backend.clear()
-    backend.close()
 
 
 class TestRedisBackend(RedisRawAccess):

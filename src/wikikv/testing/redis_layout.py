@@ -9,10 +9,14 @@ backend that agrees with itself but stores the wrong layout fails the suite.
 from __future__ import annotations
 
 import struct
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from wikikv.store.backends.base import Backend, shard_of
 from wikikv.testing.backend_suite import BackendTests
+
+if TYPE_CHECKING:
+    from wikikv.store.backends.redis import RedisBackend
 
 _VERSION = struct.Struct(">Q")
 _SAFE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -47,3 +51,16 @@ def _client(backend: Backend) -> tuple[Any, str]:
 
     assert isinstance(backend, RedisBackend)
     return backend.client, backend.namespace
+
+
+def fresh_backend(url: str) -> Iterator[RedisBackend]:
+    """A Redis backend in a namespace of its own, cleared and closed afterwards (for fixtures)."""
+    from wikikv.store.backends import open_backend
+    from wikikv.store.backends.redis import RedisBackend
+    from wikikv.testing.services import unique_name, with_option
+
+    backend = open_backend(with_option(url, "namespace", unique_name("test-")))
+    assert isinstance(backend, RedisBackend)
+    yield backend
+    backend.clear()
+    backend.close()
