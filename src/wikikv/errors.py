@@ -15,6 +15,7 @@ Hierarchy::
     ├── DirectoryNotEmpty                   delete of a directory that still has children
     ├── AlreadyExists                       create at a path that holds a record
     ├── ConflictError                       optimistic concurrency: the expected version is stale
+    ├── ReviewDecided                       a review item was already decided the other way
     ├── LeaseHeld                           another bulk job holds the kb's exclusive lease
     ├── FormatError                         the on-disk format is unknown or newer than this code
     ├── BackendError                        the storage engine failed (wraps lmdb/redis/psycopg errors)
@@ -117,6 +118,10 @@ class ConflictError(WikiKVError):
         self.expected = expected
         self.actual = actual
         super().__init__(f"version conflict on {key}: expected version {expected}, found {actual}")
+
+
+class ReviewDecided(WikiKVError):
+    """A review item was already accepted (or rejected) and cannot be decided the other way."""
 
 
 class LeaseHeld(WikiKVError):
