@@ -15,6 +15,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from wikikv.errors import (
+    AccessDenied,
     AlreadyExists,
     BackendError,
     BackendUnavailable,
@@ -26,11 +27,13 @@ from wikikv.errors import (
     CorruptRecord,
     DenseUnavailable,
     DirectoryNotEmpty,
+    Forbidden,
     FormatError,
     InvalidKBName,
     InvalidPath,
     InvalidRecord,
     IsADirectory,
+    JobCancelled,
     KBExists,
     LeaseHeld,
     LLMError,
@@ -38,8 +41,10 @@ from wikikv.errors import (
     NotADirectory,
     NotFound,
     RecordTooLarge,
+    RequestTooLarge,
     ReviewDecided,
     SimulatedCrash,
+    Unauthenticated,
     UnknownKB,
     WikiKVError,
 )
@@ -60,6 +65,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
     __version__ = "0.0.0+unknown"
 
 __all__ = [
+    "AccessDenied",
     "AlreadyExists",
     "BackendError",
     "BackendUnavailable",
@@ -76,11 +82,13 @@ __all__ = [
     "FORMAT_VERSION",
     "FileMeta",
     "FileRecord",
+    "Forbidden",
     "FormatError",
     "InvalidKBName",
     "InvalidPath",
     "InvalidRecord",
     "IsADirectory",
+    "JobCancelled",
     "KBExists",
     "KnowledgeBase",
     "LLMError",
@@ -94,8 +102,10 @@ __all__ = [
     "RedirectMeta",
     "RedirectRecord",
     "ReviewDecided",
+    "RequestTooLarge",
     "SimulatedCrash",
     "Store",
+    "Unauthenticated",
     "UnknownKB",
     "WikiKVError",
     "open_store",

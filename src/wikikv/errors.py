@@ -17,6 +17,11 @@ Hierarchy::
     ├── ConflictError                       optimistic concurrency: the expected version is stale
     ├── ReviewDecided                       a review item was already decided the other way
     ├── LeaseHeld                           another bulk job holds the kb's exclusive lease
+    ├── AccessDenied                        the caller may not do this (HTTP API / MCP keys)
+    │   ├── Unauthenticated                 no key, an unknown key, or a revoked one
+    │   └── Forbidden                       a valid key, outside its kb, scopes or paths
+    ├── RequestTooLarge                     a request body over the server's limit
+    ├── JobCancelled                        a background job was cancelled on request
     ├── FormatError                         the on-disk format is unknown or newer than this code
     ├── BackendError                        the storage engine failed (wraps lmdb/redis/psycopg errors)
     │   └── BackendUnavailable              the engine cannot be reached
@@ -126,6 +131,31 @@ class ReviewDecided(WikiKVError):
 
 class LeaseHeld(WikiKVError):
     """Another bulk job holds the kb's exclusive lease."""
+
+
+class AccessDenied(WikiKVError):
+    """The caller may not do this: the root of the serving layer's auth errors."""
+
+
+class Unauthenticated(AccessDenied):
+    """No API key was given, or the key is unknown, malformed or revoked."""
+
+
+class Forbidden(AccessDenied):
+    """A valid key asked for another kb, a path outside its allow-list, or a scope it lacks."""
+
+
+class RequestTooLarge(WikiKVError):
+    """A request body is over the server's limit (nothing was read past it)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(f"request body of {size} bytes is over the limit of {limit} bytes")
+
+
+class JobCancelled(WikiKVError):
+    """A background job was cancelled on request; a compile job resumes when started again."""
 
 
 class FormatError(WikiKVError):

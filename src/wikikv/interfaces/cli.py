@@ -331,6 +331,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     nav,
     parallel,
     query,
+    serve,
 )
 
 REGISTRATIONS: list[Callable[[click.Group], Any]] = [
@@ -341,6 +342,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     bench_retrieval.register,
     bench_scaleout.register,
     parallel.register,
+    serve.register,
 ]
 
 for _register in REGISTRATIONS:

@@ -280,9 +280,13 @@ def _collect(q: _Query, limit: int, kinds: Collection[str] | None) -> list[Searc
     A ref without an entry (an exact-name hit on a page the index does not hold, or one removed
     concurrently) is skipped: the index, not the name table, decides what search returns."""
     hits: list[SearchHit] = []
+    # A kb view behind a path allow-list (the serving layer's ScopedKB) hides some pages.
+    visible = getattr(q.kb, "visible", None)
     for ref in _ranked(q.scores, limit * 3 if kinds else limit + 2):
         entry = q.doc(ref)
         if entry is None or (kinds and entry.kind not in kinds):
+            continue
+        if visible is not None and not visible(entry.path):
             continue
         hits.append(
             SearchHit(

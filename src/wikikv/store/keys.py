@@ -12,6 +12,7 @@ S     system records (descriptor, lease, error book, ...), by name
 L     audit trail: 8-byte time in ns + 4 random bytes, so appends never contend
 I     search index (query layer)        C  LLM response cache (compile)
 T     access statistics (buffered by readers, read by evolution)
+X     access records of the serving layer (who read or wrote which path through which route)
 ====  ==================================================================================
 
 Store-wide keys have an empty shard prefix: ``\\x00!format`` and ``\\x00!kb\\x00<name>``.

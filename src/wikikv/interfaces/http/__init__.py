@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI on uvicorn): :func:`wikikv.interfaces.http.app.create_app`."""
