@@ -14,6 +14,14 @@ def register(main: click.Group) -> None:
 
 @click.command(short_help="Serve the HTTP API (OpenAPI at /openapi.json).")
 @store_option
+@json_option
+@click.option(
+    "--kb",
+    "kbs",
+    multiple=True,
+    metavar="NAME",
+    help="Serve only this kb (repeatable; default: every kb of the store).",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", type=int, default=8765, show_default=True)
 @click.option(
@@ -42,6 +50,8 @@ def register(main: click.Group) -> None:
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     store_url: str,
+    as_json: bool,
+    kbs: tuple[str, ...],
     host: str,
     port: int,
     workers: int,

@@ -24,6 +24,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from wikikv.errors import UnknownKB
 from wikikv.interfaces.http.auth import Principal, principal_for, token_of
 from wikikv.store.access import AccessLog
 from wikikv.store.kb import KnowledgeBase
@@ -43,6 +44,7 @@ class ServerConfig:
     llm: str = "offline"
     access_flush_interval: float = 0.2
     allow_write: bool = True
+    kbs: list[str] = field(default_factory=list)  # serve only these (empty: every kb)
 
 
 @dataclass
@@ -117,6 +119,8 @@ async def kb_access(request: Request, kb: str, scope: str) -> Access:
     principal = await caller(request)
     principal.check_kb(kb)
     principal.check_scope(scope)
+    if app.config.kbs and kb not in app.config.kbs:
+        raise UnknownKB(kb)
     found = await app.call(app.store.kb, kb)
     return Access(app, request, principal, found)
 

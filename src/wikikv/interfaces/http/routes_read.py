@@ -58,7 +58,9 @@ async def list_kbs(request: Request) -> Response:
     app = app_state(request)
     principal = await caller(request)
     names = await app.call(app.store.kbs)
-    return json_response({"kbs": [n for n in names if principal.kb in (None, n)]})
+    served = app.config.kbs
+    shown = [n for n in names if principal.kb in (None, n) and (not served or n in served)]
+    return json_response({"kbs": shown})
 
 
 @router.get(
