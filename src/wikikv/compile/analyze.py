@@ -13,11 +13,12 @@ import multiprocessing as mp
 import os
 from collections.abc import Sequence
 
-from wikikv.compile.digest import Sentence, is_informative, split_sentences
+from wikikv.compile.digest import Sentence, is_informative, lead_sentence, split_sentences
 from wikikv.compile.entities import declared_aliases
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
 from wikikv.compile.pages import one_line
+from wikikv.compile.subjects import sentence_roles
 from wikikv.llm.base import CompileProvider, DocInput, MentionOut, SentenceSpan
 from wikikv.llm.extractive import ExtractiveProvider, jieba_pos, jieba_pos_fast
 
@@ -46,7 +47,8 @@ def analyze(
         found = provider.entities(dinput, spans, pos)
     else:
         found = provider.entities(dinput, spans)
-    summary = one_line(sents[digest[0]].text) if digest else one_line(doc.text[:200])
+    summary = one_line(sents[digest[0]].text) if digest else lead_sentence(doc.text, doc.lang)
+    mentions = list(found.mentions) + _aliases(doc, sents)
     return DocAnalysis(
         id=doc.id,
         title=doc.title,
@@ -56,9 +58,10 @@ def analyze(
         about_kind=found.about_kind,
         sentences=spans,
         digest=digest,
-        mentions=list(found.mentions) + _aliases(doc, sents),
+        mentions=mentions,
         informative=informative,
         summary=summary,
+        roles=sentence_roles(doc.text, sents, mentions, doc.lang),
     )
 
 

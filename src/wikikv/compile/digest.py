@@ -91,11 +91,34 @@ def content_terms(sentence: str, lang: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(sentence) if w.lower() not in EN_STOP]
 
 
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+
+
 def is_informative(sentence: Sentence, lang: str) -> bool:
     """A real sentence: enough words (en) or Han characters (zh), not a bare heading or note."""
+    if _HEADING.match(sentence.text):
+        return False  # a Markdown heading is a title, never a sentence of a summary
     if lang == "zh":
         return len(_HAN.findall(sentence.text)) >= 8
     return len(_WORD.findall(sentence.text)) >= 5
+
+
+def lead_sentence(text: str, lang: str) -> str:
+    """The first real sentence of ``text`` (headings skipped), else its first non-heading line,
+    for a summary when no digest sentence exists."""
+    sents = split_sentences(text, lang)
+    for s in sents:
+        if is_informative(s, lang):
+            return _one_line(s.text)
+    for s in sents:
+        if not _HEADING.match(s.text):
+            return _one_line(s.text)
+    return ""
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(text.replace("[[", "[").replace("]]", "]").split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def rank_sentences(sentences: list[Sentence], lang: str, title: str = "") -> list[int]:

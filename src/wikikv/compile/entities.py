@@ -151,6 +151,7 @@ class Mention:
     start: int
     end: int
     gaz: bool | None = False
+    central: bool = False
 
 
 @dataclass

@@ -4,9 +4,11 @@ positives out of the wiki."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
+from wikikv.compile import entities_zh_reader as reader
 from wikikv.compile.digest import Sentence
 from wikikv.compile.entities import Mention, _has_han, _sentence_of, fold
 
@@ -57,8 +59,16 @@ _COMPOUND_SURNAMES = (
     "司徒",
     "夏侯",
 )
-_ZH_HONORIFIC_SUFFIX = ("先生", "女士", "小姐", "太太", "君", "氏", "老爷")
+_ZH_HONORIFIC_SUFFIX = ("先生", "女士", "小姐", "君", "氏")
 _BOOK = re.compile(r"《([^《》\n]{1,30})》")
+# After a title in book quotes: it is a periodical ("登在《语丝》上", "《莽原》第三期", "《现代评论》
+# 周刊"), which the wiki files under organizations with the societies that publish them.
+_PERIODICAL = re.compile(
+    r"(?:上[发登载，。的]|第[一二三四五六七八九十百\d]+[期号卷]|周刊|月刊|半月刊|旬刊|季刊|日报|杂志|副刊|社)"
+)
+# What follows a person's name in prose: speech, address, an honorific.
+_PERSON_AFTER = frozenset("说道曰云问答笑先君氏们等是在也便曾所又却就还都")
+_PERSON_BEFORE = frozenset("和与同跟叫给对向见问请让替使被把")
 
 
 def looks_like_name(word: str) -> bool:
@@ -76,14 +86,22 @@ def chinese_mentions(
     words: Sequence[tuple[str, str]],
     titles: dict[str, str],
     known: dict[str, str] | None = None,
+    freq: dict[str, int] | None = None,
 ) -> list[Mention]:
-    """Mentions from jieba (word, flag) pairs covering ``text`` in order, plus 《书名》 titles.
+    """Mentions from jieba (word, flag) pairs covering ``text`` in order, plus 《书名》 titles,
+    plus the names central to the document (:mod:`wikikv.compile.entities_zh_reader`).
     ``titles`` maps folded corpus titles → their key, so a piece's title links to its page;
-    with ``known`` (the tagger's dictionary; its presence turns the rule on) a short nr word
-    must start with a surname."""
-    out: list[Mention] = []
+    with ``known`` (the tagger's dictionary; its presence turns the rules on) a short nr word
+    must start with a surname, and a word the dictionary knows as a common word (``freq``:
+    its general frequency) must be used as a name here."""
+    central: dict[str, str] = {}
+    if known is not None and freq is not None:
+        central = reader.central_names(text, known, freq, _SURNAMES)
+    out = _central_mentions(text, sentences, central)
+    taken = [(m.start, m.end) for m in out]
     pos = 0
     hint = 0
+    verdict: dict[str, bool] = {}
     for word, flag in words:
         start = pos
         pos += len(word)
@@ -99,6 +117,21 @@ def chinese_mentions(
             and not (word[0] in _SURNAMES or word.startswith(_COMPOUND_SURNAMES))
         ):
             continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传
+        if word in reader.KINSHIP or any(ch in reader.NOT_IN_NAME for ch in word):
+            continue
+        if known is not None and freq is not None:
+            ok = verdict.get(word)
+            if ok is None:
+                ok = verdict[word] = _used_as_name(word, flag, kind, text, freq)
+            if not ok:
+                continue
+        if _overlaps(taken, start, pos):
+            continue
+        suffix = reader.kind_by_suffix(word)
+        if suffix is not None and not (kind == "person" and reader.weak_place(word)):
+            kind = suffix
+        if kind == "topic" and known is not None and word in known:
+            continue  # jieba's nz on a dictionary word: 佛法, 深信, 曙光
         hint = _sentence_of(sentences, start, hint)
         out.append(Mention(fold(word), word, kind, hint, start, pos))
     hint = 0
@@ -108,10 +141,68 @@ def chinese_mentions(
             continue
         key = titles.get(fold(name), fold(name))
         hint = _sentence_of(sentences, m.start(1), hint)
+        kind = "org" if _PERIODICAL.match(text, m.end()) else "work"
         out.append(
             Mention(
-                key, name, "work", hint, m.start(1), m.start(1) + len(name), key in titles.values()
+                key, name, kind, hint, m.start(1), m.start(1) + len(name), key in titles.values()
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
+    return out
+
+
+def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, int]) -> bool:
+    """A word jieba tags as a name but its dictionary knows as a word in general use (麻木 nr,
+    哥哥 ns, 普通 nz) is kept only where this text uses it as one: never as an adjective or a
+    verb, a place where a place goes (在北京, 日本人), a person where a person goes (胡适说,
+    和孔子)."""
+    if freq.get(word, 0) < 50 or reader.kind_by_suffix(word, weak=False) is not None:
+        return True
+    if reader.used_as_common_word(word, text):
+        return False
+    if kind == "place":
+        return reader.used_as_place(word, text)
+    if kind == "person":
+        return _used_as_person(word, text)
+    return flag == "nt" or kind != "topic"
+
+
+def _used_as_person(word: str, text: str) -> bool:
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if (start and text[start - 1] in _PERSON_BEFORE) or text[end : end + 1] in _PERSON_AFTER:
+            return True
+        start = text.find(word, end)
+    return False
+
+
+def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
+    i = bisect.bisect_right(taken, (start, 1 << 62))
+    if i and taken[i - 1][1] > start:
+        return True
+    return i < len(taken) and taken[i][0] < end
+
+
+def _central_mentions(
+    text: str, sentences: Sequence[Sentence], central: dict[str, str]
+) -> list[Mention]:
+    """Every occurrence of the central names, longest name first where they overlap. A name
+    with an honorific (鲁迅先生, 刘和珍君) is keyed by the bare name."""
+    if not central:
+        return []
+    rx = re.compile("|".join(re.escape(n) for n in sorted(central, key=len, reverse=True)))
+    out: list[Mention] = []
+    hint = 0
+    for m in rx.finditer(text):
+        surface = m.group()
+        base = surface
+        for suffix in _ZH_HONORIFIC_SUFFIX:
+            if surface.endswith(suffix) and len(surface) - len(suffix) >= 2:
+                base = surface[: -len(suffix)]
+                break
+        hint = _sentence_of(sentences, m.start(), hint)
+        out.append(
+            Mention(fold(base), surface, central[surface], hint, m.start(), m.end(), False, True)
+        )
     return out

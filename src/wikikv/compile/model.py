@@ -15,13 +15,18 @@ from dataclasses import dataclass, field
 import msgspec
 
 from wikikv.compile import entities as ents
+from wikikv.compile import subjects
+from wikikv.compile.entities_zh_reader import kind_by_suffix, weak_place
 from wikikv.compile.schema import Schema, plan_routing
 from wikikv.llm.base import MentionOut, SentenceSpan
 from wikikv.store.paths import escape_segment
 
 MIN_DF = 2
 ABOUT_FACTS = 30
-MENTION_FACTS = 12
+MAX_FACTS = 150
+MAX_MENTIONS = 150
+MENTIONS_PER_DOC = 8
+CARRY_SPAN = 3
 MAX_ALIASES = 12
 
 
@@ -39,6 +44,8 @@ class DocAnalysis(msgspec.Struct):
     mentions: list[MentionOut] = msgspec.field(default_factory=list)
     informative: list[int] = msgspec.field(default_factory=list)
     summary: str = ""
+    # per sentence: index of its subject mention, or subjects.CARRY / subjects.NONE
+    roles: list[int] = msgspec.field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,8 @@ class Entity:
     qualifier: str = ""
     group: str = ""
     facts: list[Fact] = field(default_factory=list)
+    mentions: list[Fact] = field(default_factory=list)  # sentences that only mention it
+    confidence: float = 1.0  # how sure the type (and so the dimension) is
     links: dict[str, set[str]] = field(default_factory=dict)  # other key → reasons
 
 
@@ -151,6 +160,7 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
     # loop over every mention of the corpus cheap enough for a one-document incremental add.
     cand_surface: dict[tuple[str, str], int] = {}
     cand_kind: dict[tuple[str, str], int] = {}
+    central: set[str] = set()  # names a document is about (a story's characters)
     # Resolution of a candidate key that is not an entity depends on the document only through
     # ``present`` and ``titled`` (see _resolve_short); memoise the rest per key.
     short_memo: dict[str, tuple[str, str | None]] = {}
@@ -184,6 +194,8 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
                 continue  # "also known as Bloody Moon" where that title is another entity
             out.append((key, m))
             if key not in entities:
+                if m.central:
+                    central.add(key)
                 pair = (key, m.surface)
                 cand_surface[pair] = cand_surface.get(pair, 0) + 1
                 if m.kind:
@@ -193,13 +205,18 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
                     df[key] = df.get(key, 0) + 1
                     seen.add(key)
         resolved[doc_id] = out
-    chosen = {k for k, n in df.items() if n >= MIN_DF and k not in entities}
+    chosen = {k for k, n in df.items() if (n >= MIN_DF or k in central) and k not in entities}
     best_surface = _best(cand_surface, chosen)
-    best_kind = _best(cand_kind, chosen)
+    kinds = _kinds(cand_kind, chosen)
     for key in sorted(chosen):
         surface = best_surface[key]
-        kind = best_kind.get(key) or ents.kind_by_name(surface) or "topic"
-        entities[key] = Entity(key, surface, kind)
+        kind, confidence = kinds.get(key, ("", 0.0))
+        by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
+        if by_name and kind == "person" and weak_place(surface):
+            confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
+        elif by_name:
+            kind, confidence = by_name, max(confidence, 0.9)
+        entities[key] = Entity(key, surface, kind or "topic", confidence=confidence or 0.5)
 
     for doc_id in order:
         src = about[doc_id]
@@ -217,9 +234,10 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
             ent.links.setdefault(src, set()).add("mentioned-by")
             src_links.setdefault(key, set()).add("mentions")
 
+    _facts(entities, docs, resolved)
+    parts = _name_parts(entities)
     for ent in entities.values():
-        _facts(ent, docs)
-        _aliases(ent, variants, display)
+        _aliases(ent, variants, display, parts)
     changed = _place(entities, schema)
     return Model(entities=entities, about=about, routing_changed=changed, variants=variants)
 
@@ -294,6 +312,16 @@ def _short_plan(
     return key, None
 
 
+def _kinds(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, tuple[str, float]]:
+    """Per key, the most frequent kind guess and the share of the guesses it got."""
+    total: dict[str, int] = defaultdict(int)
+    for (key, _), n in counts.items():
+        if key in keys:
+            total[key] += n
+    best = _best(counts, keys)
+    return {k: (v, counts[(k, v)] / total[k]) for k, v in best.items()}
+
+
 def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:
     """Per key, the most frequent value (ties: the smallest)."""
     out: dict[str, tuple[int, str]] = {}
@@ -305,30 +333,118 @@ def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:
     return {k: v for k, (_, v) in out.items()}
 
 
-def _facts(ent: Entity, docs: dict[str, DocAnalysis]) -> None:
-    seen: set[tuple[str, int]] = set()
-    for doc_id in sorted(ent.about):
-        d = docs[doc_id]
-        for idx in d.digest[:ABOUT_FACTS]:
-            s = d.sentences[idx]
-            seen.add((doc_id, idx))
-            ent.facts.append(Fact(doc_id, s.start, s.end))
-    n = 0
-    for doc_id in sorted(ent.mentioned_in):
-        if n >= MENTION_FACTS:
-            break
-        d = docs[doc_id]
-        idx = ent.mentioned_in[doc_id]
-        if (doc_id, idx) in seen or not 0 <= idx < len(d.sentences):
-            continue
-        s = d.sentences[idx]
-        ent.facts.append(Fact(doc_id, s.start, s.end))
-        n += 1
+def _subjects(
+    d: DocAnalysis, keyed: list[str | None], entities: dict[str, Entity]
+) -> dict[int, str]:
+    """Sentence index → the entity key that is its subject (see :mod:`subjects`): the subject
+    mention's entity, or for a pronoun / ellipsis the nearest preceding subject, when that is a
+    person named at most :data:`CARRY_SPAN` sentences before."""
+    out: dict[int, str] = {}
+    last: str | None = None
+    last_idx = -(1 << 30)
+    for idx, role in enumerate(d.roles):
+        if role >= 0:
+            key = keyed[role] if role < len(keyed) else None
+            if key is not None and key in entities:
+                out[idx] = last = key
+                last_idx = idx
+            else:
+                last = None
+        elif role == subjects.CARRY and last is not None and idx - last_idx <= CARRY_SPAN:
+            if entities[last].kind == "person":
+                out[idx] = last
+                last_idx = idx
+    return out
 
 
-def _aliases(ent: Entity, variants: dict[str, str], display: dict[str, str]) -> None:
+def _facts(
+    entities: dict[str, Entity],
+    docs: dict[str, DocAnalysis],
+    resolved: dict[str, list[tuple[str, MentionOut]]],
+) -> None:
+    """Key facts: a title entity's digest sentences, then every sentence whose subject is the
+    entity; "mentioned in": the other sentences that name it (bounded per document)."""
+    subjects_of: dict[str, dict[int, str]] = {}
+    for doc_id in sorted(docs):
+        d = docs[doc_id]
+        index = {id(m): i for i, m in enumerate(d.mentions)}
+        keyed: list[str | None] = [None] * len(d.mentions)
+        for key, m in resolved[doc_id]:
+            i = index.get(id(m))
+            if i is not None:
+                keyed[i] = key
+        subjects_of[doc_id] = _subjects(d, keyed, entities)
+    for ent in entities.values():
+        for doc_id in sorted(ent.about):
+            d = docs[doc_id]
+            subj = subjects_of[doc_id]
+            for idx in d.digest[:ABOUT_FACTS]:
+                sp = d.sentences[idx]
+                other = subj.get(idx, ent.key)
+                # A sentence of a person's (place's …) own article whose subject is someone
+                # else ("Her brother, Tom, was a painter") is about that one; every sentence of
+                # a work is the work's content.
+                if ent.kind != "work" and other != ent.key:
+                    ent.mentions.append(Fact(doc_id, sp.start, sp.end))
+                else:
+                    ent.facts.append(Fact(doc_id, sp.start, sp.end))
+    for doc_id in sorted(docs):
+        d = docs[doc_id]
+        subj = subjects_of[doc_id]
+        digest = set(d.digest[:ABOUT_FACTS])
+        own = {k for k, e in entities.items() if doc_id in e.about}
+        seen: set[tuple[str, int]] = set()
+        for idx, key in sorted(subj.items()):
+            ent = entities[key]
+            if key in own and idx in digest:
+                continue
+            if len(ent.facts) < MAX_FACTS and 0 <= idx < len(d.sentences):
+                sp = d.sentences[idx]
+                ent.facts.append(Fact(doc_id, sp.start, sp.end))
+            seen.add((key, idx))
+        per_doc: dict[str, int] = defaultdict(int)
+        for key, m in resolved[doc_id]:
+            named = entities.get(key)
+            idx = m.sent
+            if named is None or (key, idx) in seen or not 0 <= idx < len(d.sentences):
+                continue
+            seen.add((key, idx))
+            if key in own and idx in digest:
+                continue
+            if per_doc[key] >= MENTIONS_PER_DOC or len(named.mentions) >= MAX_MENTIONS:
+                continue
+            per_doc[key] += 1
+            sp = d.sentences[idx]
+            named.mentions.append(Fact(doc_id, sp.start, sp.end))
+
+
+def _name_parts(entities: dict[str, Entity]) -> Counter[str]:
+    """How many entity names hold each word (folded): a first or last name several entities
+    share ("nick") must not become an alias of one of them."""
+    owners: Counter[str] = Counter()
+    for ent in entities.values():
+        words = ents.split_qualifier(ent.name)[0].replace(",", " ").split()
+        if len(words) > 1:
+            owners.update({ents.fold(w) for w in words})
+    return owners
+
+
+def _aliases(
+    ent: Entity, variants: dict[str, str], display: dict[str, str], parts: Counter[str]
+) -> None:
+    """Other names of the entity: the surfaces the texts use for it, except a single word of
+    its own name that other entity names share (a first name, a family name); and the base of a
+    qualified title when it is unique."""
     own = ents.fold(ent.name)
-    names = {s for s in ent.surfaces if len(s) <= 80 and ents.fold(s) != own}
+    own_words = {ents.fold(w) for w in ents.split_qualifier(ent.name)[0].replace(",", " ").split()}
+    names = set()
+    for s in ent.surfaces:
+        key = ents.fold(s)
+        if len(s) > 80 or key == own:
+            continue
+        if key in own_words and len(own_words) > 1 and parts[key] > 1:
+            continue  # "Nick" for Nick Carter when Nick Drake is in the kb too
+        names.add(s)
     base, qual = ents.split_qualifier(ent.name)
     if qual and variants.get(ents.fold(base)) == ent.key:
         names.add(base)

@@ -35,7 +35,8 @@ import datetime as dt
 import hashlib
 import re
 
-from wikikv.compile.model import DocAnalysis, Entity, article_path, digest_path
+from wikikv.compile.digest import lead_sentence
+from wikikv.compile.model import DocAnalysis, Entity, Fact, article_path, digest_path
 from wikikv.store.records import FileMeta
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
@@ -152,10 +153,12 @@ def render_entity(
         "## Key Facts" if lang != "zh" else "## 要点",
     ]
     notes: list[str] = []
-    for n, fact in enumerate(ent.facts, 1):
-        quote = texts[fact.doc][fact.start : fact.end]
-        out.append(f"- {quote} [^{n}]")
-        notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
+    for fact in ent.facts:
+        _cite(out, notes, fact, texts)
+    if ent.mentions:
+        out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
+        for fact in ent.mentions:
+            _cite(out, notes, fact, texts)
     links: list[str] = []
     if ent.links:
         out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
@@ -165,7 +168,7 @@ def render_entity(
             out.append(f"- [[{other.path}|{_label(other.name)}]] — {reason}")
             links.append(other.path)
     sources: list[str] = []
-    cited = sorted({f.doc for f in ent.facts} | set(ent.about))
+    cited = sorted({f.doc for f in ent.facts} | {f.doc for f in ent.mentions} | set(ent.about))
     if cited:
         out += ["", "## Related Sources" if lang != "zh" else "## 相关来源"]
         for doc_id in cited:
@@ -197,9 +200,17 @@ def render_entity(
         links=links,
         compiled_by=compiled_by,
         prompt_version=prompt_version,
-        confidence=1.0 if ent.about else 0.6,
+        confidence=1.0 if ent.about else round(ent.confidence, 2),
     )
     return "\n".join(out) + "\n", meta
+
+
+def _cite(out: list[str], notes: list[str], fact: Fact, texts: dict[str, str]) -> None:
+    """One quoted sentence with its footnote (numbered on from the notes so far)."""
+    n = len(notes) + 1
+    quote = texts[fact.doc][fact.start : fact.end]
+    out.append(f"- {quote} [^{n}]")
+    notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
 
 
 def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
@@ -240,7 +251,7 @@ def render_digest(
     meta = FileMeta(
         kind="digest",
         title=d.title,
-        summary=summary or one_line(text[:200]),
+        summary=summary or lead_sentence(text, d.lang),
         sources=[article_path(d.id)],
         links=[about_path] if about_path else [],
         compiled_by=compiled_by,
@@ -255,7 +266,7 @@ def article_meta(d: DocAnalysis, text: str) -> FileMeta:
     return FileMeta(
         kind="article",
         title=d.title,
-        summary=one_line(text[:200]),
+        summary=lead_sentence(text, d.lang),
         fingerprint=d.fingerprint,
         tags=[d.group] if d.group else [],
     )

@@ -40,7 +40,7 @@ class Desired:
 
     def facts_of(self, path: str) -> list[Fact]:
         ent = self.entity_at.get(path)
-        return ent.facts if ent is not None else []
+        return ent.facts + ent.mentions if ent is not None else []
 
     def render(self, path: str, texts: dict[str, str]) -> tuple[str, FileMeta]:
         ent = self.entity_at.get(path)
@@ -68,6 +68,7 @@ def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: s
         (ents[k].path, ents[k].name, ",".join(sorted(r))) for k, r in sorted(ent.links.items())
     ]
     facts = [(f.doc, f.start, f.end, docs[f.doc].fingerprint) for f in ent.facts]
+    mentions = [(f.doc, f.start, f.end, docs[f.doc].fingerprint) for f in ent.mentions]
     about = [(a, docs[a].title, docs[a].summary) for a in ent.about]
     mentioned = sorted(ent.mentioned_in)
     return _sig(
@@ -79,7 +80,9 @@ def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: s
         ent.qualifier,
         ent.group,
         ent.aliases,
+        round(ent.confidence, 2),
         facts,
+        mentions,
         links,
         about,
         len(mentioned),

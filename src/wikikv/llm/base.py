@@ -54,7 +54,8 @@ class SentenceSpan(msgspec.Struct, frozen=True, array_like=True):
 
 class MentionOut(msgspec.Struct, frozen=True, array_like=True):
     """A name in a document: its folded key, the surface, a kind guess, the sentence index and
-    the surface's character offsets in the stored text."""
+    the surface's character offsets in the stored text. ``central``: the document is about this
+    name (a character of the story), so it deserves a page even if no other document names it."""
 
     key: str
     surface: str
@@ -62,6 +63,7 @@ class MentionOut(msgspec.Struct, frozen=True, array_like=True):
     sent: int
     start: int
     end: int
+    central: bool = False
 
 
 class EntitiesOut(msgspec.Struct, frozen=True):

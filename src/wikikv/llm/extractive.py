@@ -102,6 +102,15 @@ def jieba_words() -> dict[str, str]:
     return table
 
 
+def jieba_freq() -> dict[str, int]:
+    """jieba's dictionary word frequencies (how common a word is in general Chinese)."""
+    import jieba
+
+    jieba_pos("")
+    freq: dict[str, int] = jieba.dt.FREQ
+    return freq
+
+
 class ExtractiveProvider:
     """The default provider (see the module docstring)."""
 
@@ -217,12 +226,16 @@ class ExtractiveProvider:
         about_kind = ents.classify_title(doc.title, first, doc.lang)
         if doc.lang == "zh":
             words = list(pos) if pos is not None else jieba_pos(doc.text)
-            found = chinese_mentions(doc.text, sents, words, self.title_keys, jieba_words())
+            found = chinese_mentions(
+                doc.text, sents, words, self.title_keys, jieba_words(), jieba_freq()
+            )
         else:
             found = ents.english_mentions(
                 doc.text, sents, self.gazetteer, doc.title, about_kind == "person"
             )
-        mentions = [MentionOut(m.key, m.surface, m.kind, m.sent, m.start, m.end) for m in found]
+        mentions = [
+            MentionOut(m.key, m.surface, m.kind, m.sent, m.start, m.end, m.central) for m in found
+        ]
         return EntitiesOut(about_kind=about_kind, mentions=mentions)
 
     def needs_deeper(self, query: str, page_text: str) -> bool:

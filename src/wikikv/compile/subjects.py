@@ -1,0 +1,84 @@
+"""Who each sentence is about: the grammatical subject, when it is a name the document
+mentions, or "the same one as before" when the sentence opens with a pronoun or leaves its
+subject out (Chinese ellipsis: "便…", "又…").
+
+A key fact on an entity's page is a sentence whose subject is that entity; a sentence that only
+mentions it ("the sister of John Smith", "祥林嫂的儿子") goes to its "mentioned in" section.
+The rules are shallow on purpose (offline, no parser): the subject is the first name of the
+sentence when only an opener (但是, 于是, "In 1990,") comes before it and it is not a possessor
+(X的, X's); a pronoun or an ellipsis carries the nearest preceding subject (resolved in
+:mod:`wikikv.compile.model`, after names are resolved to entities).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from wikikv.compile.digest import Sentence
+from wikikv.llm.base import MentionOut
+
+NONE = -1
+CARRY = -2
+
+_ZH_OPENERS = re.compile(
+    r"^(?:但是|但|于是|这时|那时|后来|然而|而且|而|可是|因此|所以|只是|不料|忽然|原来|当时|其实|"
+    r"此后|从此|况且|至于|就是|便是|只有|这回|那回|第二天|第二日|这一天|次日|现在|同时)$"
+)
+_ZH_PRONOUN = re.compile(
+    r"^(?:(?:但是|但|于是|这时|后来|然而|可是|所以|因此|只是|原来|其实)[，,]?)?[他她](?![们])"
+)
+_ZH_ELLIPSIS = re.compile(
+    r"^(?:便|就|又|也|却|才|只|还|已|都|再|正|忽|竟|终于|一面|连忙|赶紧|于是便|随即|接着|"
+    r"说|道|问|答|笑|想|看|走|站|坐)"
+)
+_EN_PRONOUN = re.compile(r"^(?:[A-Z][\w ,]{0,40}, )?(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
+_LEAD = " \t\u3000“”\"‘’'「」『』（）()—-…*#>"
+_EN_OPENER = re.compile(r"^(?:[\w'’-]+ ){0,7}[\w'’)-]+, $|^(?:However|Later|Then|Also|In \d{4}) ?$")
+
+
+def sentence_roles(
+    text: str, sentences: Sequence[Sentence], mentions: Sequence[MentionOut], lang: str
+) -> list[int]:
+    """Per sentence: the index (in ``mentions``) of its subject mention, :data:`CARRY` (a
+    pronoun or an ellipsis: the previous subject goes on) or :data:`NONE`."""
+    first: dict[int, int] = {}
+    for n, m in enumerate(mentions):
+        j = first.get(m.sent)
+        if j is None or m.start < mentions[j].start:
+            first[m.sent] = n
+    roles: list[int] = []
+    for idx, s in enumerate(sentences):
+        body = s.text.lstrip(_LEAD)
+        lead = len(s.text) - len(body)
+        i = first.get(idx)
+        role: int = NONE
+        if i is not None and _is_subject(text, s, lead, mentions[i], lang):
+            role = i
+        elif lang == "zh":
+            if _ZH_PRONOUN.match(body) or _ZH_ELLIPSIS.match(body):
+                role = CARRY
+        elif _EN_PRONOUN.match(body):
+            role = CARRY
+        roles.append(role)
+    return roles
+
+
+def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> bool:
+    if not s.start <= m.start < s.end:
+        return False
+    prefix = text[s.start + lead : m.start]
+    after = text[m.end : m.end + 2]
+    if lang == "zh":
+        if after[:1] in ("的", "之"):
+            return False  # 祥林嫂的儿子: the son is the subject
+        prefix = prefix.strip(_LEAD)
+        if not prefix:
+            return True
+        head = prefix.rstrip("，,：:")
+        return bool(_ZH_OPENERS.match(head)) or (prefix[-1:] in "，," and len(prefix) <= 12)
+    if after.startswith(("'s", "’s")):
+        return False
+    if not prefix:
+        return True
+    return bool(_EN_OPENER.match(prefix))

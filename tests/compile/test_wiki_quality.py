@@ -1,0 +1,201 @@
+"""Issue 8, compile side: the entity pages a reader expects, typed by what the text says, with
+facts about their subject — on small corpora written here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from wikikv.compile import entities_zh_reader as reader
+from wikikv.compile.check import check
+from wikikv.compile.digest import Sentence, lead_sentence
+from wikikv.compile.pipeline import Compiler
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.store import Store, open_store
+
+# One story, one document: the woman it is about is named only here. Common words (时候, 孩子,
+# 女人, 眼睛) recur as often as her name does.
+STORY = """# 河边
+
+桂生嫂是石桥村的女人，那一年冬天到镇上来做工。
+桂生嫂说：“我的阿福不见了。”
+那时候大家都不理她，孩子们只是笑。
+她便走到长兴酒店的门口，向掌柜讨一碗热水。
+掌柜说：“桂生嫂，你又来了。”
+桂生嫂不答话，眼睛看着河边。
+后来她又说起阿福，说阿福是在春天的时候走失的。
+阿福说过要去河边捉鱼，那时候桂生嫂正在淘米。
+阿福的哥哥阿贵在城里做学徒，很少回石桥村来。
+孩子们的眼睛都看着她，女人们的眼睛也看着她。
+桂生嫂便回到石桥村去了，时候已经不早。
+桂生嫂想，阿福也许还会回来的。
+第二天，桂生嫂又到长兴酒店来，掌柜只是摇头。
+那时候的孩子，那时候的女人，都说桂生嫂太苦了。
+这一年的冬天，石桥村下了很大的雪，孩子们在雪地里玩。
+长兴酒店在河边，也是石桥村的人常去的地方。
+"""
+
+FAMILY = [
+    {
+        "id": "e1",
+        "title": "Mary Carver",
+        "text": "Mary Carver is an English singer from Leeds. She recorded three albums "
+        "with the band Grey Harbour. Her brother, Tom Carver, was a painter in Bristol.",
+    },
+    {
+        "id": "e2",
+        "title": "Tom Carver",
+        "text": "Tom Carver was an English painter. He lived in Bristol and taught at the "
+        "Bristol School of Art. Tom Carver painted harbours and ships.",
+    },
+    {
+        "id": "e3",
+        "title": "Nick Hollis",
+        "text": "Nick Hollis is a drummer from Leeds. Nick Hollis played with Grey Harbour "
+        "and later with Mary Carver.",
+    },
+    {
+        "id": "e4",
+        "title": "Nick Barden",
+        "text": "Nick Barden is a guitarist. Nick played on the first album of Grey "
+        "Harbour. Nick Barden also wrote songs for Mary Carver.",
+    },
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
+    yield s
+    s.close()
+
+
+def _entity_pages(kb: KnowledgeBase) -> dict[str, FileRecord]:
+    out: dict[str, FileRecord] = {}
+    stack = [p for p in kb.ls_all("/").child_paths() if not p.startswith("/sources")]
+    while stack:
+        p = stack.pop()
+        rec = kb.get(p)
+        if isinstance(rec, DirRecord):
+            stack += kb.ls_all(p).child_paths()
+        elif isinstance(rec, FileRecord):
+            out[p] = rec
+    return out
+
+
+def _by_name(pages: dict[str, FileRecord]) -> dict[str, tuple[str, FileRecord]]:
+    return {rec.meta.title: (path, rec) for path, rec in pages.items()}
+
+
+def _section(text: str, heading: str) -> list[str]:
+    lines = text.split("\n")
+    if heading not in lines:
+        return []
+    out = []
+    for line in lines[lines.index(heading) + 1 :]:
+        if line.startswith("## "):
+            break
+        if line.startswith("- "):
+            out.append(line)
+    return out
+
+
+@pytest.fixture
+def story_kb(store: Store, tmp_path: Path) -> KnowledgeBase:
+    corpus = tmp_path / "zh" / "小说"
+    corpus.mkdir(parents=True)
+    (corpus / "河边.md").write_text(STORY, encoding="utf-8")
+    kb = store.create_kb("zh")
+    Compiler(kb).build(tmp_path / "zh")
+    return kb
+
+
+def test_single_document_protagonist_gets_a_page_and_common_words_do_not(
+    story_kb: KnowledgeBase,
+) -> None:
+    pages = _by_name(_entity_pages(story_kb))
+    assert "桂生嫂" in pages  # named in one document only
+    assert "阿福" in pages
+    for common in ("时候", "孩子", "女人", "眼睛", "孩子们", "掌柜"):
+        assert common not in pages, common
+    assert check(story_kb).ok
+
+
+def test_types_follow_suffixes(story_kb: KnowledgeBase) -> None:
+    pages = _by_name(_entity_pages(story_kb))
+    assert pages["桂生嫂"][0].startswith("/人物/")
+    assert pages["石桥村"][0].startswith("/地点/")  # a village is never filed under people
+    assert pages["长兴酒店"][0].startswith("/地点/")
+    assert reader.kind_by_suffix("创造社") == "org"
+    assert reader.kind_by_suffix("北京大学") == "org"
+    assert reader.kind_by_suffix("鲁镇") == "place"
+    assert reader.kind_by_suffix("九斤老太") == "person"
+    # a given name that ends like a place is not a place by its ending alone
+    assert reader.name_shape("冯雪峰", frozenset("冯")) == "person"
+    assert reader.name_shape("寒石山", frozenset("冯")) == "place"
+
+
+def test_facts_are_about_the_subject_and_mentions_go_apart(story_kb: KnowledgeBase) -> None:
+    pages = _by_name(_entity_pages(story_kb))
+    page = pages["桂生嫂"][1].text
+    facts = _section(page, "## 要点")
+    mentioned = _section(page, "## 提及")
+    assert any("桂生嫂说：“我的阿福不见了。”" in f for f in facts)
+    # a pronoun sentence right after her is about her
+    assert any("她便走到长兴酒店的门口" in f for f in facts)
+    # the shopkeeper speaks to her: a mention, not a fact about her
+    assert not any("掌柜说" in f for f in facts)
+    assert any("掌柜说" in m for m in mentioned)
+    # the brother's sentence is not a fact on 阿福's page
+    afu = _section(pages["阿福"][1].text, "## 要点")
+    assert not any("阿福的哥哥阿贵" in f for f in afu)
+
+
+def test_sibling_sentence_is_not_a_fact_of_the_page_it_mentions(
+    store: Store, tmp_path: Path
+) -> None:
+    path = tmp_path / "family.jsonl"
+    path.write_text("\n".join(json.dumps(d) for d in FAMILY) + "\n", encoding="utf-8")
+    kb = store.create_kb("en")
+    Compiler(kb).build(path)
+    pages = _by_name(_entity_pages(kb))
+    tom = pages["Tom Carver"][1].text
+    mary = pages["Mary Carver"][1].text
+    # Mary's article says something about her brother: a fact of his page, not of hers
+    assert any("Her brother, Tom Carver" in f for f in _section(tom, "## Key Facts"))
+    assert not any("Her brother, Tom Carver" in f for f in _section(mary, "## Key Facts"))
+    assert any("Her brother, Tom Carver" in m for m in _section(mary, "## Mentioned In"))
+    assert any("She recorded three albums" in f for f in _section(mary, "## Key Facts"))
+    # and what is about Mary never lands on Tom's page as a fact
+    assert not any(
+        "Mary Carver is" in f or "She recorded" in f for f in _section(tom, "## Key Facts")
+    )
+    # "Nick" is the first name of two people in this kb: an alias of neither
+    for name in ("Nick Hollis", "Nick Barden"):
+        assert "Nick" not in pages[name][1].meta.aliases
+    assert check(kb).ok
+
+
+def test_summaries_are_sentences_never_headings(story_kb: KnowledgeBase) -> None:
+    for path in story_kb.prefix("/sources/"):
+        rec = story_kb.get(path)
+        if isinstance(rec, FileRecord):
+            assert not rec.meta.summary.startswith("#"), (path, rec.meta.summary)
+    for rec in _entity_pages(story_kb).values():
+        assert not rec.meta.summary.startswith("#")
+        assert "\n> #" not in rec.text
+    assert lead_sentence("# Title\n\nThe first real sentence is here.", "en") == (
+        "The first real sentence is here."
+    )
+
+
+def test_common_word_usage_is_detected() -> None:
+    assert reader.used_as_common_word("麻木", "他很麻木，大家都麻木了。")
+    assert not reader.used_as_common_word("老栓", "老栓说，老栓便走了。老栓的儿子")
+    assert reader.used_as_place("北京", "他到北京去了。")
+    assert not reader.used_as_place("夕阳", "夕阳照着河面，夕阳很红。")
+    assert isinstance(Sentence(0, 1, "x"), Sentence)
