@@ -32,7 +32,8 @@ def build_store(root: Path) -> None:
             f"The {SECRET} plans mention [[Lu Xun]].",
             wikikv.FileMeta(title="Vault Plans", summary=f"{SECRET} summary"),
         )
-        reindex(demo, [], ["/vault/Plans"])
+        demo.put("/people/Insider", "An insider who knows the [[Vault Plans]].")
+        reindex(demo, [], ["/vault/Plans", "/people/Insider"])
         store.create_kb("jobs")
         other = store.create_kb("other")
         other.put("/people/Lu Xun", f"Other kb page {SECRET} about Lu Xun.")
@@ -49,7 +50,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 class Keys:
     """Tokens of the keyed server: per-kb readers, a writer, an admin, an ACL'd reader."""
 
-    def __init__(self, store: wikikv.Store) -> None:
+    def __init__(self, store: wikikv.Store, root: Path) -> None:
+        self.root = root
         demo, other = store.kb("demo"), store.kb("other")
         self.reader = create_key(demo, "reader", ["read"]).token
         self.writer = create_key(demo, "writer", ["write"]).token
@@ -85,7 +87,7 @@ def keyed(
     build_store(root)
     cache = CacheSettings(l1=True) if request.param == "cached" else None
     store = wikikv.open_store(str(root), cache=cache)
-    keys = Keys(store)
+    keys = Keys(store, root)
     with LoopbackServer(create_app(store, ServerConfig(access_flush_interval=0.05))) as url:
         yield url, keys
     store.close()

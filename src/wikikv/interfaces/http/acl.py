@@ -19,10 +19,11 @@ from dataclasses import dataclass
 import msgspec
 
 from wikikv.errors import NotFound
+from wikikv.query.nav import ARTICLES
 from wikikv.store.audit import AuditEntry
 from wikikv.store.kb import KnowledgeBase, Listing, NameHit
 from wikikv.store.paths import ROOT, join
-from wikikv.store.records import DirMeta, DirRecord, NodeRecord
+from wikikv.store.records import DirMeta, DirRecord, FileRecord, NodeRecord
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,13 @@ class ScopedKB(KnowledgeBase):
         super().__init__(base.store, base.name)
         self.acl = acl
         self.actor = actor
+        self._whole = base  # unfiltered reads, for listing what a redacted directory may show
 
     def visible(self, path: str) -> bool:
         return self.acl.visible(path)
 
     def _redacted(self, rec: DirRecord) -> DirRecord:
-        full = super().ls_all(rec.path)
+        full = self._whole.ls_all(rec.path)
         return DirRecord(
             name=rec.name,
             path=rec.path,
@@ -70,10 +72,21 @@ class ScopedKB(KnowledgeBase):
             meta=msgspec.structs.replace(rec.meta) if rec.meta.pages == 0 else DirMeta(),
         )
 
+    def _ref_visible(self, ref: str) -> bool:
+        return self.acl.visible(ref if ref.startswith("/") else ARTICLES + ref)
+
     def _scoped(self, requested: str, rec: NodeRecord | None) -> NodeRecord | None:
         if rec is None:
             return None
         if self.acl.visible(rec.path):
+            if isinstance(rec, FileRecord):
+                # References to hidden nodes (cited sources, links) are dropped like missing ones.
+                meta = rec.meta
+                sources = [s for s in meta.sources if self._ref_visible(s)]
+                links = [x for x in meta.links if self._ref_visible(x)]
+                if len(sources) != len(meta.sources) or len(links) != len(meta.links):
+                    meta = msgspec.structs.replace(meta, sources=sources, links=links)
+                    return msgspec.structs.replace(rec, meta=meta)
             return rec
         if isinstance(rec, DirRecord) and self.acl.traversable(rec.path):
             return self._redacted(rec)

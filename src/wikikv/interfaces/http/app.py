@@ -206,7 +206,7 @@ def _health_router() -> APIRouter:
         return json_response(
             {
                 "status": "ready",
-                "store": state.store.backend.describe(),
+                "store": state.store.backend.scheme,
                 "auth": "api-keys" if keyed else "open (no key configured; loopback only)",
             }
         )

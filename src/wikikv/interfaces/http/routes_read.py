@@ -36,11 +36,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def node_json(rec: NodeRecord) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(rec)
+    data: dict[str, Any] = msgspec.to_builtins(rec)  # records omit default fields: restore them
+    data.setdefault("meta", {})
     if isinstance(rec, FileRecord):
         data["type"] = "file"
+        data.setdefault("text", "")
     elif isinstance(rec, DirRecord):
         data["type"] = "dir"
+        data.setdefault("text", "")
+        data.setdefault("sub_dirs", [])
+        data.setdefault("files", [])
     elif isinstance(rec, RedirectRecord):
         data["type"] = "redirect"
     return data
@@ -168,7 +173,16 @@ def _nav_lines(kb: KnowledgeBase, query: str, budget: Budget, fmt: str) -> Itera
             "`event: end`).",
             "content": {
                 "application/x-ndjson": {"schema": m.NavResultOut.model_json_schema()},
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {
+                            "event": {"type": "string", "enum": ["result", "end"]},
+                            "data": {"type": "string", "description": "A NavResult as JSON"},
+                        },
+                        "required": ["data"],
+                    }
+                },
             },
         },
     },

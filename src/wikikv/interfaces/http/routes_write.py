@@ -57,7 +57,7 @@ async def put_page(kb: str, body: m.PageIn, request: Request) -> Response:
     p = access.principal.check_path(body.path)
     access.note(p)
     writer = access.principal.writer(access.kb)
-    return json_response(await access.app.call(_put, writer, body, p))
+    return json_response(await access.app.slow(_put, writer, body, p))  # fsync: off-loop
 
 
 def _delete(kb: KnowledgeBase, path: str, expect: int | None, recursive: bool) -> dict[str, Any]:
@@ -79,7 +79,7 @@ async def delete_page(
     p = access.principal.check_path(path)
     access.note(p)
     writer = access.principal.writer(access.kb)
-    return json_response(await access.app.call(_delete, writer, p, expect_version, recursive))
+    return json_response(await access.app.slow(_delete, writer, p, expect_version, recursive))
 
 
 # ------------------------------------------------------------------------------ admin
