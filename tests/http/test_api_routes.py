@@ -65,7 +65,7 @@ def test_kbs_get_ls_prefix(open_server: str, client: httpx.Client) -> None:
     assert listing["page"] == 0
     assert listing["pages"] >= 1
     paths = ok(client.get(f"{open_server}{KB}/prefix", params={"text": "/people/", "limit": 2}))
-    assert paths["paths"] == ["/people/Arthur Conan Doyle", "/people/John Watson"]
+    assert paths["paths"] == ["/people/Arthur Conan Doyle", "/people/Insider"]
 
 
 def test_ls_pages(tmp_path: Path, client: httpx.Client) -> None:
