@@ -7,9 +7,13 @@ throwaway store with the sample kb, so generated writes and jobs harm nothing.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -20,9 +24,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-import wikikv
-from wikikv.interfaces.http.app import create_app
-from wikikv.testing.http_server import LoopbackServer
+from wikikv.testing.http_server import free_port
 
 from .conftest import build_store
 
@@ -36,12 +38,31 @@ CHECKS = [
 
 @pytest.fixture(scope="module")
 def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[schemathesis.BaseSchema]:
+    """``wikikv serve`` in its own process (hypothesis watches this process's global random
+    state, which the server's threads would touch)."""
     root: Path = tmp_path_factory.mktemp("schema-store")
     build_store(root)
-    store = wikikv.open_store(str(root))
-    with LoopbackServer(create_app(store)) as url:
+    port = free_port()
+    cmd = [sys.executable, "-m", "wikikv", "serve", "--store", str(root), "--port", str(port)]
+    log = root / "serve.log"
+    with log.open("w") as err:
+        proc = subprocess.Popen(cmd, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "wikikv serve did not start"
+            time.sleep(0.05)
         yield schemathesis.openapi.from_url(f"{url}/openapi.json")
-    store.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")

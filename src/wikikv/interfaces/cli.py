@@ -328,6 +328,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     bench_retrieval,
     bench_scaleout,
     build,
+    mcp,
     nav,
     parallel,
     query,
@@ -343,6 +344,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     bench_scaleout.register,
     parallel.register,
     serve.register,
+    mcp.register,
 ]
 
 for _register in REGISTRATIONS:

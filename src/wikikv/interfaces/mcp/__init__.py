@@ -1,0 +1,1 @@
+"""The MCP server: :func:`wikikv.interfaces.mcp.server.build_server`."""
