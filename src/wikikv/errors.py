@@ -27,6 +27,10 @@ Hierarchy::
     │   └── BackendUnavailable              the engine cannot be reached
     ├── ConfigError                         a store URL or setting is invalid
     ├── CorpusError                         a corpus file or folder cannot be ingested
+    ├── VaultError                          a vault / JSON-lines export or import failed
+    │   ├── ImportRefused                   an import source broke a rule (names the file)
+    │   ├── SigningKeyError                 no usable HMAC key for a signed export
+    │   └── ExportVerifyFailed              a signed export does not match its manifest
     ├── LLMError                            an LLM provider failed after its retries
     │   └── LLMOutputError                  the model's output was malformed or refused
     ├── BudgetExceeded                      a hard cap (tokens, cost) stopped a job
@@ -176,6 +180,47 @@ class ConfigError(WikiKVError, ValueError):
 
 class CorpusError(WikiKVError):
     """A corpus file or folder cannot be ingested."""
+
+
+class VaultError(WikiKVError):
+    """A vault or JSON-lines export or import failed."""
+
+
+class ImportRefused(VaultError):
+    """An import source broke a rule; ``file`` names the offending file (relative to the source)."""
+
+    def __init__(self, file: str, reason: str) -> None:
+        self.file = file
+        self.reason = reason
+        super().__init__(f"import refused, nothing written: {file}: {reason}")
+
+
+class SigningKeyError(VaultError):
+    """No usable HMAC key was given for signing or verifying an export."""
+
+
+class ExportVerifyFailed(VaultError):
+    """A signed export does not match its manifest: every changed, added and missing file."""
+
+    def __init__(
+        self,
+        dest: str,
+        *,
+        signature_ok: bool,
+        changed: list[str],
+        added: list[str],
+        missing: list[str],
+    ) -> None:
+        self.dest = dest
+        self.signature_ok = signature_ok
+        self.changed = changed
+        self.added = added
+        self.missing = missing
+        parts = [] if signature_ok else ["the manifest signature does not match (wrong key or edited)"]
+        for label, names in (("changed", changed), ("added", added), ("missing", missing)):
+            if names:
+                parts.append(f"{label}: {', '.join(names)}")
+        super().__init__(f"export {dest} fails verification: " + "; ".join(parts))
 
 
 class LLMError(WikiKVError):

@@ -333,6 +333,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     parallel,
     query,
     serve,
+    vault,
 )
 
 REGISTRATIONS: list[Callable[[click.Group], Any]] = [
@@ -342,6 +343,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     bench.register,
     bench_retrieval.register,
     bench_scaleout.register,
+    vault.register,
     parallel.register,
     serve.register,
     mcp.register,

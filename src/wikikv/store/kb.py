@@ -639,6 +639,24 @@ class KnowledgeBase:
             else:
                 self._delete_node(old, oitem.version, orec, "move")
 
+    def put_redirect(self, path: str, target: str) -> RedirectRecord:
+        """Write a redirect at ``path`` (absent or already a redirect) pointing at ``target`` —
+        what a move leaves behind, for imports that carry redirects. Redirects are not listed."""
+        p, t = self.norm(path), self.norm(target)
+        if p == ROOT:
+            raise IsADirectory("the root cannot be a redirect")
+        item, cur = self._raw(p)
+        if cur is not None and not isinstance(cur, RedirectRecord):
+            raise AlreadyExists(f"{p!r} holds a page or directory, not a redirect")
+        version = item.version if item is not None else ABSENT
+        red = RedirectRecord(
+            name=basename(p), path=p, target=t, meta=RedirectMeta(version + 1, now())
+        )
+        ops: list[Op] = [Put(self.keys.node(p), encode(red), version)]
+        ops.append(audit_op(self.keys, self.actor, "redirect", p, version, version + 1, f"-> {t}"))
+        self._commit(ops)
+        return red
+
     def _check_movable(self, s: str, d: str, olds: list[str]) -> None:
         """Refuse, before anything is written, a move whose copies would break a rule: a new
         path over the depth bound, or a directory with continuation pages (not supported)."""
