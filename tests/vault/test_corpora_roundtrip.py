@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.vault.test_vault import comparable
 from wikikv.compile.bench import CORPORA
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.store import Store
 from wikikv.vault import export_kb, import_source
+from wikikv.vault.exporter import identity_view
 
 
 @pytest.mark.slow
@@ -21,11 +21,11 @@ from wikikv.vault import export_kb, import_source
 def test_corpus_wiki_round_trips(name: str, data_dir: Path, store: Store, tmp_path: Path) -> None:
     kb = store.create_kb(name)
     Compiler(kb).build(data_dir / CORPORA[name])
-    original = comparable(kb)
+    original = identity_view(kb)
     assert len(original) > 1000
     for fmt in ("vault", "json"):
         dest = tmp_path / fmt
         report = export_kb(kb, dest, "vault" if fmt == "vault" else "json")
         assert report.records == len(original)
         import_source(store, f"{name}-{fmt}", dest)
-        assert comparable(store.kb(f"{name}-{fmt}")) == original
+        assert identity_view(store.kb(f"{name}-{fmt}")) == original

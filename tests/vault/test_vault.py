@@ -7,7 +7,6 @@ import os
 import zipfile
 from pathlib import Path
 
-import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,28 +17,10 @@ from wikikv.search import search
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord, RedirectRecord
 from wikikv.store.store import Store, open_store
-from wikikv.vault import collect, export_kb, import_source, names
-from wikikv.vault.exporter import vault_file
+from wikikv.vault import export_kb, import_source, names
+from wikikv.vault.exporter import identity_view, vault_file
 from wikikv.vault.importer import vault_path
 from wikikv.vault.items import Item
-
-
-def comparable(kb: KnowledgeBase) -> list[tuple[object, ...]]:
-    """Every record of ``kb`` with what an import resets (version, update time) blanked, and
-    each directory's children as sets (the vault keeps no listing order)."""
-    out: list[tuple[object, ...]] = []
-    for item in collect(kb):
-        meta = None
-        if item.meta is not None:
-            meta = msgspec.structs.asdict(
-                msgspec.structs.replace(item.meta, version=0, updated_at=0.0)
-            )
-        listing: tuple[frozenset[str], frozenset[str]] | None = None
-        if item.kind == "dir":
-            full = kb.ls_all(item.path)
-            listing = (frozenset(full.sub_dirs), frozenset(full.files))
-        out.append((item.kind, item.path, item.text, item.target, meta, listing))
-    return out
 
 
 def snapshot(store: Store, kb: str) -> list[tuple[bytes, bytes]]:
@@ -62,7 +43,7 @@ def test_export_then_import_gives_the_same_records(
     assert imported.format == fmt
     assert imported.records == report.records
     copy = store.kb("copy")
-    assert comparable(copy) == comparable(wiki)
+    assert identity_view(copy) == identity_view(wiki)
     # versions restart: every imported page is at version 1
     page = copy.get("/people/Sherlock Holmes")
     assert isinstance(page, FileRecord)
@@ -106,7 +87,7 @@ def test_zipped_vault_imports_like_the_folder(
             if f.is_file():
                 zf.write(f, f.relative_to(tmp_path / "v").as_posix())
     import_source(store, "zipped", archive)
-    assert comparable(store.kb("zipped")) == comparable(wiki)
+    assert identity_view(store.kb("zipped")) == identity_view(wiki)
 
 
 def test_edited_vault_imports_the_edit_and_a_new_note(

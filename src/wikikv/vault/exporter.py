@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
+import msgspec
+
 from wikikv import __version__
 from wikikv.errors import VaultError
 from wikikv.store.audit import audit_op
@@ -171,3 +173,22 @@ def export_kb(
     kb.backend.batch([audit_op(kb.keys, kb.actor, "export", ROOT, 0, 0, detail)])
     report.seconds = time.perf_counter() - began
     return report
+
+
+def identity_view(kb: KnowledgeBase) -> list[tuple[object, ...]]:
+    """What an export then import must preserve: every record with the version and update time
+    (which an import resets) blanked, and each directory's children as sets (a vault keeps no
+    listing order). Two kbs with equal views hold the same wiki."""
+    out: list[tuple[object, ...]] = []
+    for item in collect(kb):
+        meta = None
+        if item.meta is not None:
+            meta = msgspec.structs.asdict(
+                msgspec.structs.replace(item.meta, version=0, updated_at=0.0)
+            )
+        listing: tuple[frozenset[str], frozenset[str]] | None = None
+        if item.kind == "dir":
+            full = kb.ls_all(item.path)
+            listing = (frozenset(full.sub_dirs), frozenset(full.files))
+        out.append((item.kind, item.path, item.text, item.target, meta, listing))
+    return out
