@@ -58,6 +58,10 @@ install_missing() {
     pg_bindir >/dev/null || pkgs+=(postgresql)
     if ! have_ltree; then pkgs+=(postgresql-contrib); fi
     command -v runuser >/dev/null 2>&1 || pkgs+=(util-linux)
+    # The web browser's end-to-end tests drive Debian's Chromium (Playwright's own download is
+    # not reachable); a CJK font makes their screenshots of Chinese pages readable.
+    [[ -x /usr/bin/chromium ]] || pkgs+=(chromium)
+    [[ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ]] || pkgs+=(fonts-wqy-zenhei)
     if ((${#pkgs[@]})); then
         [[ $(id -u) -eq 0 ]] || die "missing ${pkgs[*]}; run as root or install them"
         log "installing ${pkgs[*]}"

@@ -32,18 +32,69 @@ def tree_size(root: Path) -> tuple[int, int]:
     return total, files
 
 
-def run(
-    corpus: str = DEFAULT_CORPUS, log: Log = print, workdir: Path | None = None
-) -> dict[str, Any]:
-    from wikikv.compile.bench import CORPORA, shared_data
-    from wikikv.compile.pipeline import Compiler
+def measure(store: Any, kb: Any, work: Path, log: Log) -> dict[str, Any]:
+    """Export ``kb`` both ways, import each export into a new kb and compare; plus the LMDB
+    backup baseline. Files go under ``work``."""
     from wikikv.store.store import open_store
     from wikikv.vault import export_kb, import_source
     from wikikv.vault.exporter import identity_view
 
-    own = workdir is None
-    work = Path(tempfile.mkdtemp(prefix="wikikv-bench-vault-")) if own else workdir
-    assert work is not None
+    original = identity_view(kb)
+    pages = sum(1 for row in original if row[0] == "page")
+    rows: list[dict[str, Any]] = []
+    for fmt in ("vault", "json"):
+        dest = work / f"export-{fmt}"
+        log(f"export + import ({fmt}) …")
+        exported = export_kb(kb, dest, "vault" if fmt == "vault" else "json")
+        size, files = tree_size(dest)
+        imported = import_source(store, f"copy-{fmt}", dest)
+        same = identity_view(store.kb(f"copy-{fmt}")) == original
+        rows.append(
+            {
+                "format": fmt,
+                "pages": exported.pages,
+                "records": exported.records,
+                "export_s": round(exported.seconds, 2),
+                "export_pages_per_s": round(exported.pages / exported.seconds, 1),
+                "import_s": round(imported.seconds, 2),
+                "import_pages_per_s": round(imported.pages / imported.seconds, 1),
+                "size_mb": round(size / 1e6, 1),
+                "files": files,
+                "round_trip_identical": same,
+            }
+        )
+    # Baseline: the store's binary backup of the same kb alone (not readable, not portable).
+    solo = open_store(f"lmdb://{work / 'solo'}?sync=false")
+    import_source(solo, kb.name, work / "export-json")
+    solo.backend.sync()
+    t = time.perf_counter()
+    solo.backup(work / "backup")
+    backup_s = time.perf_counter() - t
+    backup_bytes, backup_files = tree_size(work / "backup")
+    solo.close()
+    rows.append(
+        {
+            "format": "lmdb backup (baseline)",
+            "pages": pages,
+            "records": len(original),
+            "export_s": round(backup_s, 2),
+            "export_pages_per_s": round(pages / backup_s, 1) if backup_s else 0.0,
+            "import_s": None,
+            "import_pages_per_s": None,
+            "size_mb": round(backup_bytes / 1e6, 1),
+            "files": backup_files,
+            "round_trip_identical": None,
+        }
+    )
+    return {"pages": pages, "records": len(original), "rows": rows}
+
+
+def run(corpus: str = DEFAULT_CORPUS, log: Log = print) -> dict[str, Any]:
+    from wikikv.compile.bench import CORPORA, shared_data
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.store.store import open_store
+
+    work = Path(tempfile.mkdtemp(prefix="wikikv-bench-vault-"))
     try:
         store = open_store(f"lmdb://{work / 'store'}?sync=false")
         kb = store.create_kb("wiki")
@@ -51,65 +102,14 @@ def run(
         t = time.perf_counter()
         Compiler(kb).build(shared_data() / CORPORA[corpus])
         build_s = time.perf_counter() - t
-        original = identity_view(kb)
-        pages = sum(1 for row in original if row[0] == "page")
-        rows: list[dict[str, Any]] = []
-        for fmt in ("vault", "json"):
-            dest = work / f"export-{fmt}"
-            log(f"export + import ({fmt}) …")
-            exported = export_kb(kb, dest, "vault" if fmt == "vault" else "json")
-            size, files = tree_size(dest)
-            imported = import_source(store, f"copy-{fmt}", dest)
-            same = identity_view(store.kb(f"copy-{fmt}")) == original
-            rows.append(
-                {
-                    "format": fmt,
-                    "pages": exported.pages,
-                    "records": exported.records,
-                    "export_s": round(exported.seconds, 2),
-                    "export_pages_per_s": round(exported.pages / exported.seconds, 1),
-                    "import_s": round(imported.seconds, 2),
-                    "import_pages_per_s": round(imported.pages / imported.seconds, 1),
-                    "size_mb": round(size / 1e6, 1),
-                    "files": files,
-                    "round_trip_identical": same,
-                }
-            )
-        # Baseline: the store's binary backup of the same kb alone (not readable, not portable).
-        solo = open_store(f"lmdb://{work / 'solo'}?sync=false")
-        t = time.perf_counter()
-        import_source(solo, "wiki", work / "export-json")
-        solo.backend.sync()
-        backup = work / "backup"
-        t = time.perf_counter()
-        solo.backup(backup)
-        backup_s = time.perf_counter() - t
-        backup_bytes, backup_files = tree_size(backup)
-        solo.close()
-        rows.append(
-            {
-                "format": "lmdb backup (baseline)",
-                "pages": pages,
-                "records": len(original),
-                "export_s": round(backup_s, 2),
-                "export_pages_per_s": round(pages / backup_s, 1) if backup_s else 0.0,
-                "import_s": None,
-                "import_pages_per_s": None,
-                "size_mb": round(backup_bytes / 1e6, 1),
-                "files": backup_files,
-                "round_trip_identical": None,
-            }
-        )
+        result = measure(store, kb, work, log)
         store.close()
         return {
             "benchmark": "vault",
             "corpus": corpus,
             "build_s": round(build_s, 1),
-            "pages": pages,
-            "records": len(original),
-            "rows": rows,
+            **result,
             "machine": machine_info(),
         }
     finally:
-        if own:
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)

@@ -52,9 +52,10 @@ def auth_notice(store_url: str, host: str) -> str:
 
 def app_from_env() -> FastAPI:
     from wikikv.interfaces.http.app import create_app
+    from wikikv.interfaces.web import router as web_browser
 
     raw = json.loads(os.environ[ENV])
-    return create_app(raw["store"], ServerConfig(**raw["config"]))
+    return create_app(raw["store"], ServerConfig(**raw["config"]), routers=[web_browser])
 
 
 def free_port(host: str = "127.0.0.1") -> int:
