@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import quote
 
 import httpx
@@ -210,7 +209,7 @@ def test_wikikv_serve_mounts_the_browser(built: Path, monkeypatch: pytest.Monkey
     from wikikv.interfaces.http.context import ServerConfig
     from wikikv.interfaces.http.server import ENV, app_from_env
 
-    monkeypatch.setenv(ENV, json.dumps({"store": str(built), "config": asdict(ServerConfig())}))
+    monkeypatch.setenv(ENV, json.dumps({"store": "memory://", "config": asdict(ServerConfig())}))
     app = app_from_env()
     assert app.url_path_for("web_page", kb="demo") == "/wiki/demo/page"
     assert app.url_path_for("web_nav_stream", kb="demo") == "/wiki/demo/nav.ndjson"
