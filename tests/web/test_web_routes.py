@@ -203,7 +203,7 @@ def test_a_revoked_or_unknown_cookie_is_dropped(keyed_site: Served) -> None:
         assert f'{KEY_COOKIE}=""' in r.headers["set-cookie"]
 
 
-def test_wikikv_serve_mounts_the_browser(built: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wikikv_serve_mounts_the_browser(monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import asdict
 
     from wikikv.interfaces.http.context import ServerConfig
