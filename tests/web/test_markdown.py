@@ -84,3 +84,12 @@ def test_fast_path_renders_what_markdown_it_renders(
     body = "\n".join(f"- [[/x/{t}|{label}]] — {s}" for t, label, s in rows)
     text = ("Intro line.\n\n" if blank_before else "") + body + "\n"
     assert render(text, links()) == slow(text)
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_quote_path_matches_urllib(path: str) -> None:
+    from urllib.parse import quote
+
+    from wikikv.interfaces.web.views import quote_path
+
+    assert quote_path(path) == quote(path, safe="/")

@@ -340,7 +340,9 @@ def _nav_lines(kb: KnowledgeBase, q: str, budget: Budget, urls: views.Urls) -> I
 
 
 @router.get("/wiki/{kb}/nav.ndjson")
-async def web_nav_stream(kb: str, request: Request, q: str = "", budget_ms: float = 50.0) -> Response:
+async def web_nav_stream(
+    kb: str, request: Request, q: str = "", budget_ms: float = 50.0
+) -> Response:
     async def run() -> Response:
         access = await web_access(request, kb)
         access.note(ROOT, f"q={q}")

@@ -9,6 +9,7 @@ backlink when its ``links`` or its text names this page's path.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
@@ -23,6 +24,17 @@ BACKLINK_CANDIDATES = 20
 ARTICLES = "/sources/articles/"
 
 
+_URL_SAFE = re.compile(r"[A-Za-z0-9/_.~ -]*")
+
+
+def quote_path(path: str) -> str:
+    """``quote(path, safe="/")``, with a fast path for the plain ASCII names most paths have
+    (a 1,000-entry directory page quotes two thousand of them)."""
+    if _URL_SAFE.fullmatch(path):
+        return path.replace(" ", "%20")
+    return quote(path, safe="/")
+
+
 @dataclass
 class Urls:
     """The browser's URLs for one kb (``prefix`` is ``/wiki/<kb>``)."""
@@ -30,7 +42,7 @@ class Urls:
     prefix: str
 
     def page(self, path: str) -> str:
-        return f"{self.prefix}/page?path={quote(path, safe='/')}"
+        return f"{self.prefix}/page?path={quote_path(path)}"
 
     def source(self, cite: Citation) -> str:
         query = urlencode({"path": cite.path, "s": cite.start, "e": cite.end})
