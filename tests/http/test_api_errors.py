@@ -134,3 +134,22 @@ def _instance(cls: type[BaseException]) -> BaseException:
 def test_every_typed_error_has_its_row(cls: type[BaseException], status: int, code: str) -> None:
     # Subclasses come before their bases, so each class lands on its own row.
     assert classify(_instance(cls)) == (status, code)
+
+
+def test_serve_without_keys_binds_loopback_only(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from wikikv.interfaces.cli import main
+
+    store_dir = str(tmp_path / "s")
+    with wikikv.open_store(store_dir) as store:
+        store.create_kb("demo")
+    refused = CliRunner().invoke(main, ["serve", "--store", store_dir, "--host", "0.0.0.0"])
+    assert refused.exit_code == 1
+    assert "binds loopback only" in refused.output
+    from wikikv.interfaces.http.server import auth_notice
+
+    assert "WITHOUT authentication, on loopback only" in auth_notice(store_dir, "127.0.0.1")
+    with wikikv.open_store(store_dir) as store:
+        create_key(store.kb("demo"), "ops", ["read"])
+    assert auth_notice(store_dir, "0.0.0.0").startswith("API keys configured")

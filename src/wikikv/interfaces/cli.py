@@ -327,6 +327,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     bench,
     bench_retrieval,
     bench_scaleout,
+    bench_serve,
     bench_vault,
     bench_web,
     build,
@@ -351,6 +352,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     parallel.register,
     serve.register,
     mcp.register,
+    bench_serve.register,
 ]
 
 for _register in REGISTRATIONS:
