@@ -93,10 +93,10 @@ class NotFound(WikiKVError, KeyError):
 class UnknownKB(NotFound):
     """The kb does not exist in this store."""
 
-    def __init__(self, kb: str, known: list[str] | None = None) -> None:
+    def __init__(self, kb: str) -> None:
+        # Names only the kb asked for: over a shared interface, other kbs are other tenants'.
         self.kb = kb
-        hint = f" (known: {', '.join(known)})" if known else " (run `wikikv init` to create it)"
-        super().__init__(f"unknown kb {kb!r}{hint}")
+        super().__init__(f"unknown kb {kb!r} (run `wikikv init` to create it)")
 
 
 class KBExists(WikiKVError):

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.errors import ConfigError
+from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import Backend
 from wikikv.store.backends.lmdb import LMDBBackend
 from wikikv.testing import BackendTests
@@ -53,3 +55,13 @@ def test_map_grows_when_full(tmp_path: Path) -> None:
         assert len(list(backend.scan(b"suite\x00", b"suite\x01"))) == 64
     finally:
         backend.close()
+
+
+@pytest.mark.parametrize(
+    "query", ["map_size=-5", "map_size=0", "map_size=big", "max_readers=-1", "max_readers=1.5"]
+)
+def test_bad_numeric_url_options_are_clear_errors(tmp_path: Path, query: str) -> None:
+    name = query.split("=")[0]
+    with pytest.raises(ConfigError, match=f"{name}=.*not a positive integer"):
+        open_backend(f"lmdb://{tmp_path}/env?{query}")
+    assert not (tmp_path / "env").exists()  # refused before anything was created

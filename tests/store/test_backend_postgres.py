@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 import psycopg
 import pytest
@@ -179,6 +180,12 @@ def test_store_through_row_level_security(schema_url: str) -> None:
 def test_bad_urls_and_unreachable_server() -> None:
     with pytest.raises(ConfigError):
         PostgresBackend.from_url("postgresql://u@127.0.0.1:5440/wikikv?schema=Bad-Name")
+    # rls is pasted into libpq's options: anything but a kb name (a space starts another
+    # "-c" option, e.g. one that switches row-level security off) is refused before connecting.
+    for bad in ("a -c row_security=off", "a\\ -c x=y", "'a'", "A"):
+        url = "postgresql://u@127.0.0.1:1/wikikv?" + urlencode({"rls": bad})
+        with pytest.raises(ConfigError, match="rls"):
+            PostgresBackend.from_url(url)
     with pytest.raises(BackendUnavailable):
         PostgresBackend.from_url("postgresql://u:p@127.0.0.1:1/wikikv?connect_timeout=2")
 

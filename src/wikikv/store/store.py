@@ -133,7 +133,7 @@ class Store:
         if found is not None:
             return found
         if not self.has_kb(name):
-            raise UnknownKB(name, self.kbs())
+            raise UnknownKB(name)
         kb = KnowledgeBase(self, name)
         self._known[name] = kb
         self._warm(name)

@@ -33,6 +33,17 @@ def _flag(value: str, name: str) -> bool:
     raise ConfigError(f"store option {name}={value!r} is not a boolean")
 
 
+def _positive(value: str, name: str, url: str) -> int:
+    """A store URL option that must be a positive integer (a size or a count)."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ConfigError(f"store URL {url!r}: {name}={value!r} is not a positive integer")
+    return number
+
+
 def open_backend(url: str) -> Backend:
     """Open the backend a store URL names."""
     if not url:
@@ -53,13 +64,9 @@ def open_backend(url: str) -> Backend:
             raise ConfigError(f"store URL {url!r} names no directory")
         opts = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         kwargs: dict[str, object] = {}
-        try:
-            if "map_size" in opts:
-                kwargs["map_size"] = int(opts.pop("map_size"))
-            if "max_readers" in opts:
-                kwargs["max_readers"] = int(opts.pop("max_readers"))
-        except ValueError as exc:
-            raise ConfigError(f"store URL {url!r}: {exc}") from exc
+        for name in ("map_size", "max_readers"):
+            if name in opts:
+                kwargs[name] = _positive(opts.pop(name), name, url)
         if "sync" in opts:
             kwargs["sync"] = _flag(opts.pop("sync"), "sync")
         if "readonly" in opts:

@@ -44,7 +44,13 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 import psycopg
 import psycopg.errors
 
-from wikikv.errors import BackendError, BackendUnavailable, ConfigError, ConflictError
+from wikikv.errors import (
+    BackendError,
+    BackendUnavailable,
+    ConfigError,
+    ConflictError,
+    InvalidKBName,
+)
 from wikikv.store.backends.base import (
     ABSENT,
     ANY,
@@ -56,6 +62,7 @@ from wikikv.store.backends.base import (
     Put,
     check_expect,
 )
+from wikikv.store.keys import check_kb_name
 
 __all__ = ["PostgresBackend", "map_errors"]
 
@@ -101,6 +108,13 @@ class PostgresBackend(Backend):
     def __init__(self, conninfo: str, *, schema: str = "wikikv", rls: str | None = None) -> None:
         if not _SCHEMA_NAME.match(schema):
             raise ConfigError(f"postgres schema {schema!r}: use [a-z_][a-z0-9_]*, at most 63")
+        if rls is not None:
+            # It is pasted into libpq's ``options`` (``-c wikikv.kb=...``): only a kb name may go
+            # there, never a space, quote or backslash that would start another option.
+            try:
+                check_kb_name(rls)
+            except InvalidKBName as exc:
+                raise ConfigError(f"postgres rls={rls!r} is not a kb name: {exc}") from exc
         self._conninfo = conninfo
         self.schema = schema
         self.rls = rls
