@@ -92,6 +92,32 @@ def decode_bytes(data: bytes, source: str) -> str:
     raise CorpusError(f"{source}: not UTF-8 or GB18030 text")
 
 
+# An article page is the document's cleaned text plus a small meta (title, a 200-character
+# summary, fingerprint, folder tag): this much of a record is kept for the meta.
+RECORD_HEADROOM = 64 * 1024
+
+
+def drop_oversized(
+    docs: list[Document], max_record_bytes: int
+) -> tuple[list[Document], list[IngestIssue]]:
+    """Split off the documents whose text cannot fit one page record (``max_record_bytes``, the
+    store's cap) and report each: a build skips them instead of failing on them."""
+    limit = max_record_bytes - RECORD_HEADROOM
+    kept: list[Document] = []
+    issues: list[IngestIssue] = []
+    for doc in docs:
+        size = len(doc.text) if doc.text.isascii() else len(doc.text.encode("utf-8"))
+        if size > limit:
+            reason = (
+                f"oversized: {size:,} bytes of text after cleaning, a page holds at most "
+                f"{limit:,} (store record cap {max_record_bytes:,}); skipped"
+            )
+            issues.append(IngestIssue(doc.origin or doc.id, reason))
+        else:
+            kept.append(doc)
+    return kept, issues
+
+
 def _is_cjk_boundary(left: str, right: str) -> bool:
     return bool(left and right and (_CJK_END.match(left[-1]) or _CJK_END.match(right[0])))
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from wikikv.compile import state
@@ -32,7 +33,7 @@ from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.entities import ALIAS_KIND
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.incremental import affected_keys
-from wikikv.compile.ingest import Document, IngestIssue, read_corpus
+from wikikv.compile.ingest import Document, IngestIssue, drop_oversized, read_corpus
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
 from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, desired_nodes
@@ -136,10 +137,17 @@ class _Writer:
             self._bulk.__enter__()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self._bulk is not None:
+            # The whole exception goes on (a type alone makes the context re-create it without
+            # arguments, which hid every build error behind a TypeError).
             bulk, self._bulk = self._bulk, None
-            bulk.__exit__(exc_type, None, None)
+            bulk.__exit__(exc_type, exc, tb)
         if self._lease is not None:
             self._lease.release()
             self._lease = None
@@ -229,6 +237,8 @@ class Compiler:
         return list(corpus)
 
     def _filter(self, docs: list[Document], report: CompileReport) -> list[Document]:
+        docs, oversized = drop_oversized(docs, self.kb.settings.max_record_bytes)
+        report.issues = [*report.issues, *oversized]
         filtered = filter_documents(docs)
         report.dropped = filtered.counts()
         report.dropped_ids = [d.id for d in filtered.dropped]

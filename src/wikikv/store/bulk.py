@@ -119,12 +119,19 @@ class BulkWriter:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        error = exc
         try:
             if exc_type is None:
                 self.flush()
+        except BaseException as failed:
+            error = failed  # the backend's bulk context must see the flush's own error
+            raise
         finally:
             try:
-                self._bulk.__exit__(exc_type, exc, tb)
+                if error is None:
+                    self._bulk.__exit__(None, None, None)
+                else:
+                    self._bulk.__exit__(type(error), error, error.__traceback__)
             finally:
                 assert self._lease is not None
                 self._lease.release()
