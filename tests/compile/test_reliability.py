@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.compile.ingest import read_corpus
 from wikikv.compile.model import article_path
 from wikikv.compile.pipeline import Compiler, _Writer
 from wikikv.config import StoreSettings
@@ -88,3 +89,51 @@ def test_the_writer_passes_an_error_raised_inside_it(store: Store) -> None:
     with pytest.raises(RecordTooLarge, match="demo"):
         failing_job()
     assert kb.get("/a") is None  # buffered, never flushed
+
+
+# ------------------------------------------------------------------ encodings
+GERMAN = "Herr Müller wohnt in der Großstraße 5 in Köln. Er liest gern Bücher über Äpfel …\n"
+CHINESE = "我家的后园有一株枣树，还有一株也是枣树。这上面的夜的天空，奇怪而高，我生平没有见过。\n"
+
+
+def test_cp1252_is_decoded_as_such_and_reported(tmp_path: Path) -> None:
+    """GB18030 decodes these bytes too — as garbled Chinese. The detector must not."""
+    (tmp_path / "mueller.md").write_bytes(GERMAN.encode("cp1252"))
+    (tmp_path / "short.txt").write_bytes("Herr Müller … Großstraße".encode("cp1252"))
+    result = read_corpus(tmp_path)
+    assert not result.issues
+    texts = {d.id: d.text for d in result.documents}
+    assert "Müller" in texts["mueller"]
+    assert "Großstraße" in texts["mueller"]
+    assert texts["short"] == "Herr Müller … Großstraße"
+    assert all(d.lang == "en" for d in result.documents)
+    guessed = {Path(g.source).name: g.reason for g in result.encodings}
+    assert guessed["mueller.md"].startswith("decoded as cp1252 (confidence ")
+    assert guessed["short.txt"].startswith("decoded as cp1252")
+
+
+def test_gb18030_chinese_still_decodes(tmp_path: Path) -> None:
+    (tmp_path / "zaoshu.md").write_bytes(CHINESE.encode("gb18030"))
+    (tmp_path / "utf8.md").write_text(CHINESE, encoding="utf-8")
+    result = read_corpus(tmp_path)
+    texts = {d.id: d.text for d in result.documents}
+    assert texts["zaoshu"] == texts["utf8"] == CHINESE.strip()
+    assert [Path(g.source).name for g in result.encodings] == ["zaoshu.md"]  # UTF-8 is no guess
+    assert "gb18030" in result.encodings[0].reason
+
+
+def test_an_encoding_that_cannot_be_told_is_refused_and_reported(tmp_path: Path) -> None:
+    (tmp_path / "noise.md").write_bytes(bytes(range(128, 256)) * 4)
+    (tmp_path / "ok.md").write_text(SMALL, encoding="utf-8")
+    result = read_corpus(tmp_path)
+    assert [d.id for d in result.documents] == ["ok"]
+    [issue] = result.issues
+    assert "cannot tell the text encoding" in issue.reason
+
+
+def test_the_build_report_says_what_was_guessed(store: Store, tmp_path: Path) -> None:
+    (tmp_path / "mueller.md").write_bytes(GERMAN.encode("cp1252"))
+    (tmp_path / "porto.md").write_text(SMALL, encoding="utf-8")
+    report = Compiler(store.create_kb("wiki")).build(tmp_path)
+    assert [Path(e["source"]).name for e in report.to_dict()["encodings"]] == ["mueller.md"]
+    assert report.analyzed == 2

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikikv.compile.encoding import decode_text
 from wikikv.errors import CorpusError
 
 MAX_DOC_BYTES = 8 * 1024 * 1024
@@ -47,6 +48,7 @@ class Document:
     lang: str = "en"
     group: str = ""
     origin: str = ""
+    encoding: str = ""  # how a non-UTF-8 input was decoded ("decoded as cp1252 (...)")
 
 
 @dataclass
@@ -62,6 +64,8 @@ class IngestResult:
     documents: list[Document] = field(default_factory=list)
     issues: list[IngestIssue] = field(default_factory=list)
     read: int = 0
+    # Inputs that were not UTF-8: the detector's guess, reported (``reason`` says what was used).
+    encodings: list[IngestIssue] = field(default_factory=list)
 
 
 def fingerprint(*parts: str | bytes) -> str:
@@ -81,15 +85,9 @@ def detect_lang(text: str) -> str:
 
 
 def decode_bytes(data: bytes, source: str) -> str:
-    """UTF-8 (with or without BOM), else GB18030; CorpusError for binary or undecodable bytes."""
-    if b"\x00" in data[:8192]:
-        raise CorpusError(f"{source}: binary file (NUL bytes)")
-    for enc in ("utf-8-sig", "gb18030"):
-        try:
-            return data.decode(enc)
-        except UnicodeDecodeError:
-            continue
-    raise CorpusError(f"{source}: not UTF-8 or GB18030 text")
+    """UTF-8 (with or without BOM), else the detected encoding (:mod:`.encoding`); CorpusError
+    for binary bytes or an encoding that cannot be told."""
+    return decode_text(data, source).text
 
 
 # An article page is the document's cleaned text plus a small meta (title, a 200-character
@@ -209,7 +207,8 @@ def _from_file(path: Path, root: Path) -> Document:
     if size > MAX_DOC_BYTES:
         raise CorpusError(f"{source}: {size} bytes, over the {MAX_DOC_BYTES}-byte limit")
     data = path.read_bytes()
-    text = decode_bytes(data, source)
+    decoded = decode_text(data, source)
+    text = decoded.text
     rel = path.relative_to(root).with_suffix("")
     doc_id = rel.as_posix()
     group = rel.parent.as_posix() if rel.parent.as_posix() != "." else ""
@@ -220,12 +219,16 @@ def _from_file(path: Path, root: Path) -> Document:
     doc = make_document(doc_id, title, text, fingerprint(data), group, source)
     if not doc.text.strip():
         raise CorpusError(f"{source}: empty after cleaning")
+    if decoded.guessed:
+        doc.encoding = decoded.describe()
     return doc
 
 
-def _records(path: Path) -> Iterator[tuple[str, dict[str, object]]]:
-    data = path.read_bytes()
-    text = decode_bytes(data, str(path))
+def _records(path: Path, out: IngestResult) -> Iterator[tuple[str, dict[str, object]]]:
+    decoded = decode_text(path.read_bytes(), str(path))
+    if decoded.guessed:
+        out.encodings.append(IngestIssue(str(path), decoded.describe()))
+    text = decoded.text
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
@@ -249,7 +252,13 @@ def _records(path: Path) -> Iterator[tuple[str, dict[str, object]]]:
 
 
 def _from_records(path: Path, out: IngestResult) -> None:
-    for i, (where, row) in enumerate(_records(path)):
+    try:
+        rows = list(_records(path, out))
+    except CorpusError as exc:  # a whole file the detector refuses: reported, the rest goes on
+        out.read += 1
+        out.issues.append(IngestIssue(str(path), str(exc).split(": ", 1)[-1]))
+        return
+    for i, (where, row) in enumerate(rows):
         out.read += 1
         if row.get("__bad__"):
             out.issues.append(IngestIssue(where, "malformed JSON record"))
@@ -284,7 +293,7 @@ def read_corpus(source: str | Path) -> IngestResult:
                 out.documents.append(_from_file(path, path.parent))
             except (CorpusError, OSError) as exc:
                 out.issues.append(IngestIssue(str(path), str(exc)))
-        return out
+        return _with_encodings(out)
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
         suffix = file.suffix.lower()
         if suffix in (".jsonl", ".ndjson"):
@@ -298,6 +307,11 @@ def read_corpus(source: str | Path) -> IngestResult:
         except (CorpusError, OSError) as exc:
             out.issues.append(IngestIssue(str(file), str(exc).split(": ", 1)[-1]))
     _check_unique(out)
+    return _with_encodings(out)
+
+
+def _with_encodings(out: IngestResult) -> IngestResult:
+    out.encodings += [IngestIssue(d.origin, d.encoding) for d in out.documents if d.encoding]
     return out
 
 

@@ -96,6 +96,7 @@ class CompileReport:
     dropped: dict[str, int] = field(default_factory=dict)
     dropped_ids: list[str] = field(default_factory=list)
     issues: list[IngestIssue] = field(default_factory=list)
+    encodings: list[IngestIssue] = field(default_factory=list)  # inputs decoded by a guess
     documents: int = 0
     entities: int = 0
     pages: int = 0
@@ -111,6 +112,7 @@ class CompileReport:
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
         out["issues"] = [{"source": i.source, "reason": i.reason} for i in self.issues]
+        out["encodings"] = [{"source": i.source, "reason": i.reason} for i in self.encodings]
         return out
 
 
@@ -197,6 +199,7 @@ class Compiler:
         longer in it removed, unchanged ones skipped. Resumes a killed build."""
         ingest = read_corpus(corpus)
         report = CompileReport(job="build", read=ingest.read, issues=ingest.issues)
+        report.encodings = ingest.encodings
         kept = self._filter(ingest.documents, report)
         known = set(state.load_docs(self.kb))
         gone = known - {d.id for d in kept}
@@ -232,6 +235,7 @@ class Compiler:
         if isinstance(corpus, (str, Path)):
             ingest = read_corpus(corpus)
             report.read, report.issues = ingest.read, ingest.issues
+            report.encodings = ingest.encodings
             return ingest.documents
         report.read = len(corpus)
         return list(corpus)
