@@ -24,6 +24,7 @@ from wikikv.errors import (
     DirectoryNotEmpty,
     InvalidPath,
     IsADirectory,
+    LeaseHeld,
     NotADirectory,
     NotFound,
 )
@@ -31,7 +32,7 @@ from wikikv.store import listing as lst
 from wikikv.store.audit import AuditEntry, audit_op, default_actor, read_audit
 from wikikv.store.backends.base import ABSENT, ANY, Delete, Item, Op, Put
 from wikikv.store.keys import KBKeys
-from wikikv.store.lease import Lease, write_guard
+from wikikv.store.lease import Lease, WaitFn, write_guard
 from wikikv.store.paths import ROOT, basename, is_under, join, normalize, parent, unescape_segment
 from wikikv.store.records import (
     AnyRecord,
@@ -105,6 +106,9 @@ class KnowledgeBase:
         self.settings = store.settings
         self.actor = default_actor()
         self._lease: Lease | None = None
+        # How long lease() waits for another job's live lease, and what it calls meanwhile.
+        self.lease_wait = 0.0
+        self.lease_countdown: WaitFn | None = None
         # With the cache tiers on, pinned records (root, dimensions) come decoded from L1.
         self._pinned: Callable[[bytes], object] | None = getattr(
             self.backend, "pinned_record", None
@@ -250,16 +254,28 @@ class KnowledgeBase:
         return list(read_audit(self.backend, self.keys, limit, True, path_prefix))
 
     # ================================================================ writes
-    def lease(self, job: str, ttl: float | None = None) -> Lease:
-        """Take the kb's exclusive bulk-job lease; writes through this object then bypass the
-        lease check, while every other writer gets LeaseHeld until it is released."""
+    def lease(
+        self,
+        job: str,
+        ttl: float | None = None,
+        wait: float | None = None,
+        on_wait: WaitFn | None = None,
+    ) -> Lease:
+        """Take the kb's exclusive bulk-job lease; writes through this object then carry its
+        fence, while every other writer gets LeaseHeld until it is released. A live lease of
+        another job is waited for up to ``wait`` seconds (default ``self.lease_wait``); one whose
+        holder process is gone is taken over at once (see :mod:`wikikv.store.lease`)."""
         lease = Lease(
             self.backend,
             self.keys,
             job,
             ttl or self.settings.lease_ttl,
             on_release=self._drop_lease,
-        ).acquire()
+            actor=self.actor,
+        ).acquire(
+            self.lease_wait if wait is None else wait,
+            on_wait if on_wait is not None else self.lease_countdown,
+        )
         self._lease = lease
         return lease
 
@@ -267,14 +283,24 @@ class KnowledgeBase:
         self._lease = None
 
     def _guard(self) -> list[Op]:
+        """The op that fences a write: the lease holder's fence, everyone else's lease check."""
         if self._lease is not None:
             self._lease.check_held()
-            return []
+            return [self._lease.fence()]
         return [write_guard(self.backend, self.keys, None)]
 
     def _commit(self, ops: list[Op]) -> list[int]:
         guard = self._guard()
-        versions = self.backend.batch(guard + ops)
+        lease = self._lease
+        try:
+            versions = self.backend.batch(guard + ops)
+        except ConflictError as exc:
+            if lease is not None and lease.is_fence(exc):
+                raise LeaseHeld(
+                    f"the lease of job {lease.job!r} on kb {self.name!r} passed to another job; "
+                    "this write was refused"
+                ) from exc
+            raise
         return versions[len(guard) :]
 
     def _raw(self, path: str) -> tuple[Item | None, AnyRecord | None]:

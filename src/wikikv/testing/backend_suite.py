@@ -303,3 +303,11 @@ class BackendTests:
         assert backend.batch(ops) == [1] * 2000
         assert len(self._scan_keys(backend, k("n"), prefix_end(k("n")))) == 2000
         assert self.raw_get(backend, k("n01999")) == (1, b"v1999")
+
+    # ------------------------------------------------------- lease fence
+    def test_lapsed_lease_holder_is_fenced(self, backend: Backend) -> None:
+        """Every write of a job whose lease passed to another job is refused by the backend in
+        its own batch (the lease fence; see :mod:`wikikv.testing.fencing`)."""
+        from wikikv.testing.fencing import lapsed_holder_leaks
+
+        assert lapsed_holder_leaks(backend) == []

@@ -121,6 +121,7 @@ def _run(
     max_tokens: int | None = None,
     max_cost: float | None = None,
     fast_zh: bool = False,
+    wait: float = 0.0,
 ) -> None:
     from wikikv.compile.pipeline import CompileOptions, Compiler
 
@@ -128,6 +129,7 @@ def _run(
         kb = open_cli_store(store_url).create_kb(kb_name, exist_ok=True)
     else:
         kb = open_kb(store_url, kb_name)
+    kb.lease_wait, kb.lease_countdown = wait, _lease_countdown
     with _progress(not as_json) as progress:
         compiler = Compiler(
             kb,
@@ -139,6 +141,15 @@ def _run(
         usage = compiler.provider.usage()
         report.llm = usage.to_dict()
     emit(report.to_dict(), as_json, _summary(report))
+
+
+def _lease_countdown(holder: Any, left: float) -> None:
+    """--wait: one stderr line a second while another job's lease runs out."""
+    click.echo(
+        f"waiting for bulk job {holder.job!r} of {holder.owner}: its lease expires in "
+        f"{left:.0f} s unless renewed",
+        err=True,
+    )
 
 
 def _llm(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -196,6 +207,14 @@ def _llm(fn: Callable[..., Any]) -> Callable[..., Any]:
     show_default=True,
     help="Dry run: concurrent LLM calls assumed for the time estimate.",
 )
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    default=0.0,
+    show_default=True,
+    help="Seconds to wait, with a countdown, for another job's lease on the kb to run out. "
+    "(A lease whose holder process on this host is gone is taken over at once.)",
+)
 def build(
     corpus: str,
     store_url: str,
@@ -209,6 +228,7 @@ def build(
     price_in: float,
     price_out: float,
     concurrency: int,
+    wait: float,
 ) -> None:
     """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb:
     new and changed documents compiled, unchanged ones skipped, documents no longer in the
@@ -230,6 +250,7 @@ def build(
         max_tokens,
         max_cost,
         fast_zh,
+        wait,
     )
 
 
