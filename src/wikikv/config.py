@@ -15,6 +15,9 @@ DIR_PAGE_ENTRIES = 1000
 MAX_REDIRECT_HOPS = 8
 LEASE_TTL_SECONDS = 30.0
 DEFAULT_RETRIES = 16
+# Aliases one page may carry. Each is a name-index key and a search-vocabulary neighbourhood
+# (~len(alias) keys), so a page with 200k aliases meant millions of keys for one write to replace.
+MAX_ALIASES = 1000
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class StoreSettings:
     max_depth: int = MAX_DEPTH
     dir_page_entries: int = DIR_PAGE_ENTRIES
     lease_ttl: float = LEASE_TTL_SECONDS
+    max_aliases: int = MAX_ALIASES
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ Hierarchy::
     ├── InvalidPath (ValueError)            a path broke a named rule
     ├── InvalidKBName (ValueError)          a kb name broke a named rule
     ├── InvalidRecord (ValueError)          a record cannot be built or encoded
-    │   └── RecordTooLarge                  an encoded record is over the size limit
+    │   ├── RecordTooLarge                  an encoded record is over the size limit
+    │   └── TooManyAliases                  a page has more aliases than the bound
     ├── CorruptRecord                       stored bytes do not decode
     ├── NotFound (KeyError)                 no record at a path
     │   └── UnknownKB                       the kb does not exist
@@ -77,6 +78,19 @@ class RecordTooLarge(InvalidRecord):
         self.size = size
         self.limit = limit
         super().__init__(f"record at {path!r} is {size} bytes, over the limit of {limit} bytes")
+
+
+class TooManyAliases(InvalidRecord):
+    """A page carries more aliases than the store's bound (``StoreSettings.max_aliases``)."""
+
+    def __init__(self, path: str, count: int, limit: int) -> None:
+        self.path = path
+        self.count = count
+        self.limit = limit
+        super().__init__(
+            f"page {path!r} has {count} aliases, over the bound of {limit} per page "
+            "(StoreSettings.max_aliases)"
+        )
 
 
 class CorruptRecord(WikiKVError):

@@ -27,8 +27,10 @@ seen before. A writer first looks its runs up there and loads jieba only for a m
 that meet at most ``MEMO_FLUSH_MAX`` distinct runs store them (a Chinese build would add hundreds
 of thousands of keys, and any new Chinese text needs jieba anyway). ``search()`` never reads it.
 
-The vocabulary neighbourhood (``I v``) is not pruned when a page goes away: candidates are
-verified against the postings at query time, so a stale entry costs one empty lookup, nothing more.
+The vocabulary neighbourhood (``I v``) of a word is deleted by the write that removes the word's
+last posting (its block empties and no other bucket holds one). Candidates are still verified
+against the postings at query time, so an entry a concurrent writer left stale costs one empty
+lookup, nothing more.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ from wikikv.search.analysis import (
 from wikikv.search.tokenize import (
     cjk_runs,
     deletes,
+    fuzzy_eligible,
     memo_words,
     remember_segmentation,
 )
@@ -209,9 +212,12 @@ def _merge(
     """Block writes for an index that has content: read every touched block once, drop the
     postings of re-indexed and removed docs, append the new ones."""
     touched = set(fresh)
+    term_of: dict[bytes, str] = {}  # the blocks of removed postings, and their terms
     for ref, entry in removed.items():
         bb = _BUCKET_BYTE[bucket_of(ref)]
-        touched.update(ik.term_prefix(term) + bb for term in entry.terms)
+        for term in entry.terms:
+            term_of[ik.term_prefix(term) + bb] = term
+    touched.update(term_of)
     keys = sorted(touched)
     items: list[Item | None] = []
     for i in range(0, len(keys), BATCH_OPS):
@@ -220,6 +226,7 @@ def _merge(
     # left by an earlier interrupted attempt included.
     gone = set(removed).union(d.ref for d in added)
     ops: list[Op] = []
+    emptied: set[bytes] = set()
     for key, item in zip(keys, items, strict=True):
         value = without(item.value, gone) if item is not None else b""
         new = fresh.get(key)
@@ -229,6 +236,24 @@ def _merge(
             ops.append(Put(key, value, ABSENT if item is None else item.version))
         elif item is not None:
             ops.append(Delete(key, item.version))
+            emptied.add(key)
+    return ops + _vocabulary_gone(backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied)
+
+
+def _vocabulary_gone(
+    backend: Backend, ik: IndexKeys, candidates: set[str], emptied: set[bytes]
+) -> list[Op]:
+    """Deletes of the typo-neighbourhood keys of the words whose last posting this write removes
+    (a block of theirs empties and no other bucket holds one), so deleting pages does not leave
+    their names' vocabulary behind for ever."""
+    ops: list[Op] = []
+    for term in sorted(candidates):
+        if not fuzzy_eligible(term):
+            continue  # never had a neighbourhood
+        start = ik.term_prefix(term)
+        if any(key not in emptied for key, _ in backend.scan(start, prefix_end(start))):
+            continue  # another bucket still has postings of it
+        ops.extend(Delete(ik.variant(v, term)) for v in deletes(term))
     return ops
 
 

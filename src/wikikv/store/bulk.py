@@ -31,7 +31,7 @@ from wikikv.errors import IsADirectory, NotADirectory
 from wikikv.store import listing as lst
 from wikikv.store.audit import audit_op
 from wikikv.store.backends.base import ABSENT, Item, Op, Put
-from wikikv.store.kb import KnowledgeBase
+from wikikv.store.kb import KnowledgeBase, check_aliases
 from wikikv.store.lease import Lease
 from wikikv.store.paths import ROOT, ancestors, basename, depth, parent
 from wikikv.store.records import (
@@ -203,6 +203,7 @@ class BulkWriter:
                 if isinstance(cur, DirRecord):
                     raise IsADirectory(f"{p!r} is a directory")
                 rec = self._file_record(p, pending, cur, version, ts)
+                check_aliases(p, rec.meta, kb.settings.max_aliases)
                 op = "update" if was_live else "create"
             ops.append(Put(node_key(p), encode(rec, limit), version))
             ops += index_ops(p, cur, rec)

@@ -27,6 +27,7 @@ from wikikv.errors import (
     LeaseHeld,
     NotADirectory,
     NotFound,
+    TooManyAliases,
 )
 from wikikv.store import listing as lst
 from wikikv.store.audit import AuditEntry, audit_op, default_actor, read_audit
@@ -80,6 +81,12 @@ def names_of(rec: NodeRecord) -> list[str]:
         return out if not out or out[0] else []
     # dict.fromkeys keeps the first occurrence of each name, in order (a bulk-load hot path).
     return [n for n in dict.fromkeys(out) if n]
+
+
+def check_aliases(path: str, meta: FileMeta, limit: int) -> None:
+    """Refuse a page with more than ``limit`` aliases (each costs index and vocabulary keys)."""
+    if len(meta.aliases) > limit:
+        raise TooManyAliases(path, len(meta.aliases), limit)
 
 
 def retry(fn: Callable[[], T], retries: int = DEFAULT_RETRIES) -> T:
@@ -386,6 +393,7 @@ class KnowledgeBase:
         elif not m.created_at:
             m.created_at = ts
         rec = FileRecord(name=basename(p), path=p, text=text, meta=m)
+        check_aliases(p, m, self.settings.max_aliases)
         data = encode(rec, self.settings.max_record_bytes)
         if is_new:
             self._check_ancestors(p, create_parents)
