@@ -48,8 +48,16 @@ def _reader(kb: KnowledgeBase, l3: KnowledgeBase, counts: dict[str, int], stop: 
                     counts["violations"] += 1
                 else:
                     counts["stale_misses"] += 1
-            elif not isinstance(rec, (FileRecord, DirRecord)) or rec.path != child and not rec.path:
+            elif not isinstance(rec, (FileRecord, DirRecord)):
                 counts["undecodable"] += 1
+            elif rec.path != child:
+                # Only a redirect left by a move since the listing may lead elsewhere: the
+                # store's audit trail must show that move of this child to this very path.
+                moves = l3.audit(None, path_prefix=child)
+                if any(e.op == "move" and e.detail == f"-> {rec.path}" for e in moves):
+                    counts["moved"] += 1
+                else:
+                    counts["wrong_path"] += 1
 
 
 def test_cached_readers_never_see_a_partial_write(tmp_path: Path) -> None:
@@ -61,7 +69,10 @@ def test_cached_readers_never_see_a_partial_write(tmp_path: Path) -> None:
     plain = Store(cached.backend.inner)  # type: ignore[attr-defined]
     kb, l3 = cached.kb(KB), plain.kb(KB)
     assert isinstance(cached.backend, CachedBackend)
-    counts = {"listings": 0, "children": 0, "undecodable": 0, "violations": 0, "stale_misses": 0}
+    counts = dict.fromkeys(
+        ["listings", "children", "undecodable", "violations", "stale_misses", "moved"], 0
+    )
+    counts["wrong_path"] = 0
     stop = time.monotonic() + SECONDS
     threads = [threading.Thread(target=_reader, args=(kb, l3, counts, stop)) for _ in range(2)]
     for t in threads:
@@ -76,4 +87,5 @@ def test_cached_readers_never_see_a_partial_write(tmp_path: Path) -> None:
     assert cached.backend.stats.l1_hits > 100
     assert cached.backend.stats.refreshes > 0  # invalidations really arrived during the run
     assert counts["undecodable"] == 0
+    assert counts["wrong_path"] == 0
     assert counts["violations"] == 0

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.compile.bench import snapshot
+from wikikv.compile.check import check
 from wikikv.compile.ingest import read_corpus
 from wikikv.compile.model import article_path
 from wikikv.compile.pipeline import Compiler, _Writer
 from wikikv.config import StoreSettings
 from wikikv.errors import RecordTooLarge
+from wikikv.search.index import clear_index
 from wikikv.store.bulk import BulkWriter
 from wikikv.store.records import FileMeta, FileRecord
 from wikikv.store.store import Store, open_store
@@ -137,3 +140,37 @@ def test_the_build_report_says_what_was_guessed(store: Store, tmp_path: Path) ->
     report = Compiler(store.create_kb("wiki")).build(tmp_path)
     assert [Path(e["source"]).name for e in report.to_dict()["encodings"]] == ["mueller.md"]
     assert report.analyzed == 2
+
+
+# ------------------------------------------------------------ hand deletions, check
+def test_rebuild_restores_pages_deleted_by_hand(store: Store, small_en: Path) -> None:
+    kb = store.create_kb("wiki")
+    Compiler(kb).build(small_en)
+    before = snapshot(kb)
+    entity = next(p for p in before if p.startswith("/") and not p.startswith("/sources"))
+    kb.delete("/sources", recursive=True)  # what `wikikv rm -r /sources` does
+    if kb.get(entity) is not None and entity != "/":
+        kb.delete(entity, recursive=True)
+    assert check(kb).broken_links > 0
+    report = Compiler(kb).build(small_en)
+    assert report.restored > 0
+    assert report.analyzed > 0  # the deleted articles were written again
+    assert snapshot(kb) == before
+    restored = check(kb)
+    assert restored.broken_links == 0
+    assert restored.ok
+    again = Compiler(kb).build(small_en)  # and the next build has nothing to restore
+    assert again.restored == 0
+    assert again.analyzed == 0
+
+
+def test_check_fails_when_the_search_index_does_not_cover_the_pages(
+    store: Store, small_en: Path
+) -> None:
+    kb = store.create_kb("wiki")
+    Compiler(kb).build(small_en)
+    assert check(kb).ok
+    clear_index(kb)
+    report = check(kb)
+    assert report.index_coverage == 0.0
+    assert not report.ok

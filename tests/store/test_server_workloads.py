@@ -53,8 +53,9 @@ def test_no_partial_reads(store_url: str) -> None:
 
 def test_no_lost_updates(store_url: str) -> None:
     procs, increments = 2, 100
-    final, _retried = lost_updates(store_url, procs=procs, increments=increments)
+    final, retried = lost_updates(store_url, procs=procs, increments=increments)
     assert final == procs * increments
+    assert retried >= increments * (procs - 1)  # contention was forced, every round
 
 
 def test_writer_killed_mid_operation(store_url: str, tmp_path: Path) -> None:

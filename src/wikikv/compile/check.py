@@ -7,7 +7,8 @@ every directory outside ``/sources``; the depth bound everywhere.
 
 Measures: fact coverage (share of the documents' informative sentences quoted on some page),
 duplicate-entity rate (corpus title groups carried by more than one entity page), orphan rate
-(entity pages no other entity page links to), index coverage (entity pages in the search index).
+(entity pages no other entity page links to), index coverage (entity pages in the search index;
+below 1.0 fails the check: search would miss pages).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ class CheckReport:
             and self.unreachable == 0
             and self.fanout_violations == 0
             and self.depth_violations == 0
+            # search must find every entity page: an index that is missing or stale fails
+            and (self.index_coverage is None or self.index_coverage >= 1.0)
         )
 
     def note(self, kind: str, example: str) -> None:

@@ -37,6 +37,7 @@ from wikikv.compile.ingest import Document, IngestIssue, drop_oversized, read_co
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
 from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, desired_nodes
+from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
@@ -105,6 +106,7 @@ class CompileReport:
     written: int = 0
     deleted: int = 0
     resumed: bool = False
+    restored: int = 0  # pages found deleted by hand (outside the build) and written again
     llm: dict[str, Any] = field(default_factory=dict)
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
@@ -261,8 +263,15 @@ class Compiler:
             state.write(self.kb, [state.progress_op(self.kb, progress)])
             with _gc_paused():
                 stored = state.load_docs(self.kb)
+            pages = state.load_pages(self.kb)
+            restore = forget_missing(self.kb, pages)  # deleted by hand: written again below
+            report.restored = len(restore)
             todo = [
-                d for d in docs if d.id not in stored or stored[d.id].fingerprint != d.fingerprint
+                d
+                for d in docs
+                if d.id not in stored
+                or stored[d.id].fingerprint != d.fingerprint
+                or article_path(d.id) in restore
             ]
             report.skipped = len(docs) - len(todo)
             current = {k: v for k, v in stored.items() if k not in remove}
@@ -273,7 +282,6 @@ class Compiler:
             folder = schema.folder_corpus if schema else any(d.group for d in docs)
             if todo and isinstance(self.provider, ExtractiveProvider):
                 self.provider.use_titles(*gazetteer_for(titles, folder))
-            pages = state.load_pages(self.kb)
             t = time.perf_counter()
             texts = {d.id: d.text for d in docs}
             analysed = self._phase_a(todo, writer, pages, progress)
@@ -294,7 +302,7 @@ class Compiler:
                 # A resumed job recomputes every signature: the killed one may have left directory
                 # signatures older than the pages under them.
                 incremental = not (
-                    self.options.full_render or report.resumed or model.routing_changed
+                    self.options.full_render or report.resumed or model.routing_changed or restore
                 )
                 if incremental and pages.sigs:
                     touched = [stored[i] for i in remove | set(analysed) if i in stored]

@@ -36,13 +36,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wikikv.errors import AlreadyExists, CorruptRecord, NotFound, WikiKVError
 from wikikv.store.backends.base import Delete
+from wikikv.store.bulk import BulkWriter
 from wikikv.store.fsck import fsck
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.listing import Listing
@@ -77,12 +78,13 @@ def partial_reads(
     readers: int = 3,
     dirs: int = 4,
     seed: int = 0,
-    unsafe: bool = False,
+    unsafe: bool | str = False,
 ) -> PartialReadsResult:
     """Run one writer and ``readers`` readers on ``url`` for ``seconds``; sum their counts.
 
-    ``unsafe`` makes the writer delete some records *without* unlinking them first (breaking
-    the protocol on purpose), to show that the readers' check does catch partial reads."""
+    ``unsafe`` breaks parent-after-child on purpose, to show that the readers' check catches
+    partial reads: ``True`` or ``"delete"`` deletes some records *before* unlinking them,
+    ``"create"`` lists new pages in their parent *before* writing them."""
     with open_store(url) as store:
         setup_partial_reads(store, dirs)
     return PartialReadsRun(url, seconds, readers, dirs, seed, unsafe).start().collect()
@@ -110,7 +112,7 @@ class PartialReadsRun:
         readers: int = 3,
         dirs: int = 4,
         seed: int = 0,
-        unsafe: bool = False,
+        unsafe: bool | str = False,
     ) -> None:
         self.seconds = seconds
         # Held on self: the children unpickle these after __init__ returns.
@@ -156,7 +158,7 @@ class PartialReadsRun:
 
 
 def _pr_writer(
-    url: str, dirs: int, seconds: float, seed: int, unsafe: bool, barrier: Any, queue: Any
+    url: str, dirs: int, seconds: float, seed: int, unsafe: bool | str, barrier: Any, queue: Any
 ) -> None:
     rng = random.Random(seed)
     out: dict[str, Any] = {"writes": 0, "errors": []}
@@ -176,7 +178,7 @@ def _pr_writer(
     queue.put(out)
 
 
-def _pr_write_once(kb: KnowledgeBase, rng: random.Random, dirs: int, unsafe: bool) -> None:
+def _pr_write_once(kb: KnowledgeBase, rng: random.Random, dirs: int, unsafe: bool | str) -> None:
     d = f"/d{rng.randrange(dirs)}"
     roll = rng.random()
     if roll < 0.15:  # a sub-directory: create it with pages, or delete it whole
@@ -191,6 +193,9 @@ def _pr_write_once(kb: KnowledgeBase, rng: random.Random, dirs: int, unsafe: boo
     path = f"{d}/n{rng.randrange(12)}"
     rec = kb.get(path, follow_redirects=False)
     if rec is None:
+        if unsafe == "create":  # listed in its parent before its record exists
+            kb._link(path, is_dir=False)
+            time.sleep(0.002)
         kb.put(path, f"{path} created {rng.random()}")
     elif isinstance(rec, RedirectRecord):
         if rng.random() < 0.5:
@@ -200,7 +205,7 @@ def _pr_write_once(kb: KnowledgeBase, rng: random.Random, dirs: int, unsafe: boo
     elif roll < 0.55:
         kb.put(path, f"{path} updated {rng.random()}")
     elif roll < 0.8:
-        if unsafe:  # the record goes while the listing still advertises it
+        if unsafe in (True, "delete"):  # the record goes while the listing still advertises it
             kb.backend.batch([Delete(kb.keys.node(path))])
             time.sleep(0.002)
         kb.delete(path)
@@ -277,15 +282,25 @@ def _judge_miss(kb: KnowledgeBase, listing: Listing, counts: dict[str, Any]) -> 
 
 
 # ================================================================ lost updates
-def lost_updates(url: str, procs: int = 2, increments: int = 500) -> tuple[int, int]:
+def lost_updates(
+    url: str, procs: int = 2, increments: int = 500, mutant: bool = False
+) -> tuple[int, int]:
     """``procs`` processes each add 1 to ``/counter`` ``increments`` times through kb.update;
-    return (final value, retried attempts)."""
+    return (final value, retried attempts).
+
+    Contention is forced, not hoped for: each increment's first attempt reads the counter and
+    then waits at a barrier for every other worker's first read, so all of them write from the
+    same version and all but one must retry (retried >= increments * (procs - 1)). ``mutant``
+    runs a copy of ``kb.update`` without the version check instead (the mutation check): its
+    writes from a stale read land, so the count comes out short."""
     with open_store(url) as store:
         kb = store.create_kb(KB, exist_ok=True)
         kb.put("/counter", "0")
     queue: Any = _SPAWN.Queue()
+    barrier: Any = _SPAWN.Barrier(procs)
     workers = [
-        _SPAWN.Process(target=_lu_worker, args=(url, increments, queue)) for _ in range(procs)
+        _SPAWN.Process(target=_lu_worker, args=(url, increments, queue, barrier, mutant))
+        for _ in range(procs)
     ]
     for w in workers:
         w.start()
@@ -298,19 +313,36 @@ def lost_updates(url: str, procs: int = 2, increments: int = 500) -> tuple[int, 
         return int(rec.text), retried
 
 
-def _lu_worker(url: str, increments: int, queue: Any) -> None:
+def _unchecked_update(
+    kb: KnowledgeBase, path: str, change: Callable[[FileRecord | None], tuple[str, Any]]
+) -> None:
+    """``kb.update`` with its version check removed (the mutation the test must catch)."""
+    cur = kb.get(path)
+    text, meta = change(cur if isinstance(cur, FileRecord) else None)
+    kb.put(path, text, meta)  # no expect=: a stale read overwrites a newer value
+
+
+def _lu_worker(url: str, increments: int, queue: Any, barrier: Any, mutant: bool) -> None:
     calls = 0
+    first = True
 
     def inc(cur: FileRecord | None) -> tuple[str, FileMeta | None]:
-        nonlocal calls
+        nonlocal calls, first
         calls += 1
         value = int(cur.text) if cur is not None else 0
+        if first:  # every worker has read this version before any of them writes
+            first = False
+            barrier.wait(timeout=60)
         return str(value + 1), cur.meta if cur is not None else None
 
     with open_store(url) as store:
         kb = store.kb(KB)
         for _ in range(increments):
-            kb.update("/counter", inc)  # the default bounded retries
+            first = True
+            if mutant:
+                _unchecked_update(kb, "/counter", inc)
+            else:
+                kb.update("/counter", inc)  # the default bounded retries
     queue.put(calls - increments)
 
 
@@ -475,6 +507,92 @@ def crash_rounds(url: str, log_path: Path, kills: int = 20, seed: int = 0) -> Cr
     return result
 
 
+# ============================================================ bulk-build crashes
+BULK_CHUNK = 40
+BULK_DIRS = 5
+
+
+def bulk_crash_writer(url: str, log_path: str, seed: int) -> None:
+    """Load pages through a BulkWriter (as ``wikikv build`` does) until killed, logging each
+    chunk's pages after its flush returned. Starts by taking the kb's lease, which the previous
+    killed writer left behind: the takeover of a dead holder's lease."""
+    with open_store(url) as store, open(log_path, "a", encoding="utf-8") as fh:
+        kb = store.kb(KB)
+        _log(fh, "R", {"pid": os.getpid()})
+        with BulkWriter(kb, job="bulk-crash", chunk=10 * BULK_CHUNK) as bw:
+            seq = 0
+            while True:
+                seq += 1
+                pages = {
+                    f"/b{(seq + i) % BULK_DIRS}/s{seed}-{seq}-{i}": f"page {seed}.{seq}.{i}"
+                    for i in range(BULK_CHUNK)
+                }
+                for path, text in pages.items():
+                    bw.put_file(path, text)
+                bw.flush()
+                _log(fh, "F", {"pages": pages})
+
+
+def bulk_crash_check(kb: KnowledgeBase, log_path: Path) -> list[str]:
+    """Every page of every flush that returned is stored, with its text, and listed; the only
+    damage allowed is the chunk in flight (records written, parents not yet: orphans)."""
+    kb.backend.batch([])  # publish a commit the kill interrupted (see crash_check)
+    flushed: dict[str, str] = {}
+    for line in log_path.read_text(encoding="utf-8").splitlines():
+        kind, _, raw = line.partition(" ")
+        if kind == "F":
+            try:
+                flushed.update(json.loads(raw)["pages"])
+            except ValueError:
+                continue  # torn by the kill: that flush's log line, not its data, was cut
+    problems: list[str] = []
+    listed: set[str] = set()
+    for d in range(BULK_DIRS):
+        if kb.exists(f"/b{d}"):
+            listed.update(kb.ls_all(f"/b{d}").child_paths())
+    paths = sorted(flushed)
+    for path, rec in zip(paths, kb.get_many(paths), strict=True):
+        if not isinstance(rec, FileRecord) or rec.text != flushed[path]:
+            problems.append(f"{path}: flushed, found {rec!r}")
+        elif path not in listed:
+            problems.append(f"{path}: flushed but not listed")
+    report = fsck(kb)
+    if report.dangling or report.undecodable or report.stray_pages:
+        problems.append(f"fsck after kill: {report.to_dict()}")
+    stray = [p for p in report.orphans if p in flushed]
+    if stray:
+        problems.append(f"flushed pages left orphaned: {stray}")
+    if not report.clean:
+        problems.extend(fsck(kb, repair=True).unrepaired)
+    return problems
+
+
+def bulk_crash_rounds(url: str, log_path: Path, kills: int = 5, seed: int = 0) -> CrashResult:
+    """Start a bulk-loading process, SIGKILL it at a random moment, check; ``kills`` times."""
+    rng = random.Random(seed)
+    result = CrashResult()
+    with open_store(url) as store:
+        kb = store.create_kb(KB, exist_ok=True)
+        for round_no in range(kills):
+            lines_before = _count_lines(log_path)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "wikikv.testing.workloads", "bulk-crash-writer",
+                 "--store", url, "--log", str(log_path), "--seed", str(seed * 1000 + round_no)],
+            )  # fmt: skip
+            try:
+                _wait_started(log_path, lines_before + 1, proc)  # "R", then a first flush
+                time.sleep(rng.uniform(0.0, 0.3))
+            finally:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=60)
+            result.kills += 1
+            text = log_path.read_text(encoding="utf-8").splitlines()[lines_before:]
+            result.completed_writes += sum(1 for line in text if line.startswith("F "))
+            problems = bulk_crash_check(kb, log_path)
+            result.problems += [f"kill {round_no}: {p}" for p in problems]
+    return result
+
+
 def _count_lines(log_path: Path) -> int:
     if not log_path.exists():
         return 0
@@ -509,14 +627,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     cr.add_argument("--kills", type=int, default=100)
     cr.add_argument("--log", default=None, help="write log (default: <store dir>.crashlog)")
     cr.add_argument("--seed", type=int, default=0)
-    cw = sub.add_parser("crash-writer", help="(internal) the writer that gets killed")
-    cw.add_argument("--store", required=True)
-    cw.add_argument("--log", required=True)
-    cw.add_argument("--seed", type=int, default=0)
+    bc = sub.add_parser("bulk-crashes", help="kill -9 a bulk load repeatedly, check each time")
+    bc.add_argument("--store", required=True)
+    bc.add_argument("--kills", type=int, default=20)
+    bc.add_argument("--log", default=None, help="write log (default: <store dir>.bulklog)")
+    bc.add_argument("--seed", type=int, default=0)
+    for name in ("crash-writer", "bulk-crash-writer"):
+        cw = sub.add_parser(name, help="(internal) the writer that gets killed")
+        cw.add_argument("--store", required=True)
+        cw.add_argument("--log", required=True)
+        cw.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
     if args.cmd == "crash-writer":
         crash_writer(args.store, args.log, args.seed)
+        return 0
+    if args.cmd == "bulk-crash-writer":
+        bulk_crash_writer(args.store, args.log, args.seed)
         return 0
     out: dict[str, Any]
     if args.cmd == "partial-reads":
@@ -527,8 +654,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         expected = args.procs * args.increments
         out, ok = {"value": value, "expected": expected, "retried": retried}, value == expected
     else:
-        log = Path(args.log or args.store.rstrip("/").split("?")[0].split("://")[-1] + ".crashlog")
-        crashes = crash_rounds(args.store, log, args.kills, args.seed)
+        bulk = args.cmd == "bulk-crashes"
+        suffix = ".bulklog" if bulk else ".crashlog"
+        log = Path(args.log or args.store.rstrip("/").split("?")[0].split("://")[-1] + suffix)
+        rounds = bulk_crash_rounds if bulk else crash_rounds
+        crashes = rounds(args.store, log, args.kills, args.seed)
         out, ok = asdict(crashes), not crashes.problems
     print(json.dumps({"ok": ok, **out}, indent=2, ensure_ascii=False))
     return 0 if ok else 1
@@ -540,6 +670,7 @@ if __name__ == "__main__":
 
 __all__ = [
     "CrashResult",
+    "bulk_crash_rounds",
     "PartialReadsResult",
     "PartialReadsRun",
     "crash_check",

@@ -106,6 +106,8 @@ def _summary(report: Any) -> str:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:
         lines.append(f"  skipped {issue.source}: {issue.reason}")
+    if getattr(r, "restored", 0):
+        lines.append(f"  restored {r.restored} pages that had been deleted outside the build")
     for guess in getattr(r, "encodings", [])[:10]:
         lines.append(f"  not UTF-8, {guess.reason}: {guess.source}")
     return "\n".join(lines)
