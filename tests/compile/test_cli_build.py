@@ -71,7 +71,7 @@ def test_dry_run_table_for_people(tmp_path: Path) -> None:
     assert "Nothing was called or written" in result.stdout
 
 
-def test_bench_compile_runs_the_compile_benchmark(
+def test_bench_compile_hands_its_options_to_the_benchmark(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: dict[str, Any] = {}
