@@ -57,7 +57,7 @@ def test_live_holder_is_waited_for_then_a_killed_one_taken_over(tmp_path: Path) 
         assert time.monotonic() - t0 >= 1.5  # it did wait
         assert len(seen) >= 2
         assert seen == sorted(seen, reverse=True)  # a countdown
-        assert all(50 < s <= 60 for s in seen)
+        assert all(0 < s <= 60 for s in seen)  # within the holder's ttl
         assert not any(e.op == TAKEOVER_OP for e in kb.audit(None))  # a live holder: never
 
         proc.send_signal(signal.SIGKILL)
