@@ -264,7 +264,9 @@ class Compiler:
             with _gc_paused():
                 stored = state.load_docs(self.kb)
             pages = state.load_pages(self.kb)
-            restore = forget_missing(self.kb, pages)  # deleted by hand: written again below
+            # A full build looks for written pages deleted by hand since (they are written again
+            # below); add/update/remove skip the lookup (one read per page) to stay incremental.
+            restore = forget_missing(self.kb, pages) if report.job == "build" else set()
             report.restored = len(restore)
             todo = [
                 d
