@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from wikikv.interfaces.common import emit, json_option, open_kb, store_option, store_options
@@ -47,6 +49,18 @@ def register(main: click.Group) -> None:
     show_default=True,
     help="Largest request body in bytes (413 above).",
 )
+@click.option(
+    "--cache",
+    is_flag=True,
+    help="Serve through the cache tiers: L1 in each worker (root and dimensions pinned).",
+)
+@click.option(
+    "--l2",
+    "l2_url",
+    default=None,
+    metavar="REDIS-URL",
+    help="With --cache: a shared L2 cache in Redis.",
+)
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     store_url: str,
@@ -58,6 +72,8 @@ def serve(
     llm: str,
     read_only: bool,
     max_body: int,
+    cache: bool,
+    l2_url: str | None,
     log_level: str,
 ) -> None:
     """Serve every kb of the store over HTTP: reads, search, streamed nav, ask, writes and
@@ -69,11 +85,22 @@ def serve(
     from wikikv.interfaces.http.context import ServerConfig
     from wikikv.interfaces.http.server import auth_notice, run
 
-    click.echo(auth_notice(store_url, host), err=True)
-    click.echo(
-        f"WikiKV API on http://{host}:{port} (docs: /docs, OpenAPI: /openapi.json)", err=True
+    notice = auth_notice(store_url, host)
+    url = f"http://{host}:{port}"
+    if as_json:
+        info = {"url": url, "auth": notice, "kbs": list(kbs), "workers": workers}
+        click.echo(json.dumps(info), err=True)
+    else:
+        click.echo(notice, err=True)
+        click.echo(f"WikiKV API on {url} (docs: /docs, OpenAPI: /openapi.json)", err=True)
+    config = ServerConfig(
+        max_body_bytes=max_body,
+        llm=llm,
+        allow_write=not read_only,
+        kbs=list(kbs),
+        cache=cache or bool(l2_url),
+        l2_url=l2_url,
     )
-    config = ServerConfig(max_body_bytes=max_body, llm=llm, allow_write=not read_only)
     run(store_url, host, port, workers, config, log_level)
 
 

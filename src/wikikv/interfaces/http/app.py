@@ -52,6 +52,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from wikikv import __version__
+from wikikv.config import CacheSettings
 from wikikv.errors import RequestTooLarge, WikiKVError
 from wikikv.interfaces.http import models as m
 from wikikv.interfaces.http.context import AppState, ServerConfig, app_state, json_response
@@ -237,7 +238,11 @@ def create_app(
 
     cfg = config or ServerConfig()
     owns = isinstance(store, str)
-    opened = open_store(store) if isinstance(store, str) else store
+    if isinstance(store, str):
+        cache = CacheSettings(l1=True, l2_url=cfg.l2_url) if cfg.cache else None
+        opened = open_store(store, cache=cache)
+    else:
+        opened = store
     state = AppState(
         opened,
         cfg,

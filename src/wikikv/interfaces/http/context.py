@@ -45,6 +45,8 @@ class ServerConfig:
     access_flush_interval: float = 0.2
     allow_write: bool = True
     kbs: list[str] = field(default_factory=list)  # serve only these (empty: every kb)
+    cache: bool = False  # open the store behind the L1 cache tier (and L2 with l2_url)
+    l2_url: str | None = None
 
 
 @dataclass
@@ -120,9 +122,20 @@ async def kb_access(request: Request, kb: str, scope: str) -> Access:
     principal.check_kb(kb)
     principal.check_scope(scope)
     if app.config.kbs and kb not in app.config.kbs:
-        raise UnknownKB(kb)
-    found = await app.call(app.store.kb, kb)
+        raise UnknownKB(kb, await usable_kbs(app, principal))
+    try:
+        found = await app.call(app.store.kb, kb)
+    except UnknownKB:
+        # The store's own message lists every kb: name only those this caller may use.
+        raise UnknownKB(kb, await usable_kbs(app, principal)) from None
     return Access(app, request, principal, found)
+
+
+async def usable_kbs(app: AppState, principal: Principal) -> list[str]:
+    """The kbs this server serves to this caller."""
+    names = await app.call(app.store.kbs)
+    served = app.config.kbs
+    return [n for n in names if principal.kb in (None, n) and (not served or n in served)]
 
 
 def json_response(data: Any, status: int = 200) -> Response:

@@ -14,7 +14,13 @@ from starlette.responses import Response, StreamingResponse
 
 from wikikv.errors import Forbidden, NotFound
 from wikikv.interfaces.http import models as m
-from wikikv.interfaces.http.context import app_state, caller, json_response, kb_access
+from wikikv.interfaces.http.context import (
+    app_state,
+    caller,
+    json_response,
+    kb_access,
+    usable_kbs,
+)
 from wikikv.query.answer import ask
 from wikikv.query.budget import Budget
 from wikikv.query.nav import nav
@@ -62,10 +68,7 @@ def _get(kb: KnowledgeBase, path: str) -> dict[str, Any]:
 async def list_kbs(request: Request) -> Response:
     app = app_state(request)
     principal = await caller(request)
-    names = await app.call(app.store.kbs)
-    served = app.config.kbs
-    shown = [n for n in names if principal.kb in (None, n) and (not served or n in served)]
-    return json_response({"kbs": shown})
+    return json_response({"kbs": await usable_kbs(app, principal)})
 
 
 @router.get(
