@@ -18,6 +18,7 @@ from wikikv.compile import entities as ents
 from wikikv.compile import subjects
 from wikikv.compile.entities_zh_reader import kind_by_suffix, weak_place
 from wikikv.compile.schema import Schema, plan_routing
+from wikikv.evolve import categories
 from wikikv.llm.base import MentionOut, SentenceSpan
 from wikikv.store.paths import escape_segment
 
@@ -238,7 +239,7 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
     parts = _name_parts(entities)
     for ent in entities.values():
         _aliases(ent, variants, display, parts)
-    changed = _place(entities, schema)
+    changed = _place(entities, schema, docs)
     return Model(entities=entities, about=about, routing_changed=changed, variants=variants)
 
 
@@ -456,32 +457,37 @@ def _aliases(
     ent.aliases = sorted(folded.values())[:MAX_ALIASES]
 
 
-def _place(entities: dict[str, Entity], schema: Schema) -> bool:
-    """Assign dimensions and paths; plan a routing level for a dimension over the bound.
-    Returns whether the schema's routing changed (the caller persists it)."""
+def _place(entities: dict[str, Entity], schema: Schema, docs: dict[str, DocAnalysis]) -> bool:
+    """Assign dimensions and paths; plan a semantic routing level for a dimension over the
+    bound (:func:`~wikikv.compile.schema.plan_routing`). Returns whether the schema's routing
+    changed (the caller persists it)."""
     by_dim: dict[str, list[Entity]] = defaultdict(list)
     for ent in entities.values():
         ent.dim = schema.dimension_of(ent.kind)
         by_dim[ent.dim].append(ent)
     changed = False
+    cats: dict[str, str] | None = None
     for dim, members in by_dim.items():
         members.sort(key=lambda e: e.key)
         plan = schema.routing.get(dim)
         keys = [e.key for e in members]
         labels: list[str] | None = None
-        if plan is None and len(members) > schema.fanout:
-            schema.routing[dim] = plan_routing(keys, schema.fanout)
-            changed = True
-        elif plan is not None:
-            labels = [plan.bucket(k) for k in keys]
+        chains: dict[str, list[str]] = {}
+        if plan is not None or len(members) > schema.fanout:
+            if cats is None:
+                cats = categories.doc_categories(docs)
+            chains = {e.key: categories.entity_chain(e, docs, cats, schema.language) for e in members}
+        if plan is not None:
+            labels = [plan.bucket(e.key, chains[e.key]) for e in members]
             counts = Counter(labels)
             if counts and max(counts.values()) > schema.fanout:
-                schema.routing[dim] = plan_routing(keys, schema.fanout)
-                changed = True
-                labels = None
-        plan = schema.routing.get(dim)
-        if plan is not None and labels is None:
-            labels = [plan.bucket(k) for k in keys]
+                plan, labels = None, None
+        if plan is None and len(members) > schema.fanout:
+            plan = schema.routing[dim] = plan_routing(
+                keys, schema.fanout, chains, dim, schema.language
+            )
+            changed = True
+            labels = [plan.bucket(e.key, chains[e.key]) for e in members]
         taken: dict[str, set[str]] = defaultdict(set)
         top = "/" + escape_segment(dim)
         bucket_dirs: dict[str, str] = {}

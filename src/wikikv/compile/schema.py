@@ -5,11 +5,16 @@ On a fixed-size sample of the *filtered* corpus, the provider writes the positio
 meets the fan-out bound by construction (one dimension per entity kind, a handful at most) and the
 depth bound (``/<dim>/<entity>``, or ``/<dim>/<range>/<entity>`` once routed: depth 3 of 5).
 
-When a dimension holds more entities than the fan-out bound allows, it gets a *routing level*:
-its entities are cut into contiguous name ranges ("A", "B–C", "Ma–Me", ...) of at most
-``ROUTE_FILL`` of the bound each, so later additions have room. The plan is part of the schema
-record, so an entity's path does not depend on the order documents arrived in; a range that
-overflows later is re-planned (the schema-evolution operators refine this further).
+When a dimension holds more entities than the fan-out bound allows, it gets a *routing level*
+of semantic sub-dimensions (:func:`plan_routing`): each entity carries a chain of category labels
+read from the corpus (specific first: "American films", "films"; see
+:mod:`wikikv.evolve.categories`), groups too small to stand alone merge upward into the next
+label of their chain and finally into "other <dimension>", groups larger than ``ROUTE_FILL`` of
+the bound split along the more specific label. Only when a group still overflows is it cut into
+name ranges, and then the label says what the range holds ("films A–K"). The plan is part of the
+schema record, so an entity's path does not depend on the order documents arrived in; a
+directory that overflows later is re-planned, and the evolution operators (``wikikv evolve``)
+refine it further from access statistics.
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ SAMPLE_SIZE = 64
 ROUTE_FILL = 0.75
 
 
-class RoutingPlan(msgspec.Struct):
-    """Contiguous name ranges of one dimension: ``los[i]`` is the smallest key of range i."""
+class RangeCut(msgspec.Struct):
+    """Contiguous name ranges of one over-full group: ``los[i]`` is the smallest key of range i."""
 
     los: list[str]
     labels: list[str]
@@ -36,6 +41,52 @@ class RoutingPlan(msgspec.Struct):
     def bucket(self, key: str) -> str:
         i = bisect.bisect_right(self.los, key) - 1
         return self.labels[max(i, 0)]
+
+
+class RoutingPlan(msgspec.Struct):
+    """The routing level of one dimension.
+
+    ``groups`` maps a category label (an element of an entity's chain) to the directory label
+    that holds it; an entity goes to the directory of the first label of its chain found there,
+    else to ``other``. A directory label in ``cuts`` is split further into name ranges (the
+    last resort). ``notes`` describes each directory (what it holds), for its page. The
+    legacy range-only form (``los``/``labels``) still decodes and routes by name."""
+
+    los: list[str] = msgspec.field(default_factory=list)
+    labels: list[str] = msgspec.field(default_factory=list)
+    groups: dict[str, str] = msgspec.field(default_factory=dict)
+    other: str = ""
+    cuts: dict[str, RangeCut] = msgspec.field(default_factory=dict)
+    notes: dict[str, str] = msgspec.field(default_factory=dict)
+
+    def bucket(self, key: str, chain: Sequence[str] = ()) -> str:
+        if not self.groups and self.los:
+            return RangeCut(self.los, self.labels).bucket(key)
+        label = self.other
+        for c in chain:
+            hit = self.groups.get(c)
+            if hit is not None:
+                label = hit
+                break
+        cut = self.cuts.get(label)
+        return cut.bucket(key) if cut is not None else label
+
+    def range_labels(self) -> set[str]:
+        """The directory labels that name a range of names, not a kind (the last resort)."""
+        out = set(self.labels) if not self.groups else set()
+        for cut in self.cuts.values():
+            out.update(cut.labels)
+        return out
+
+    def directories(self) -> list[str]:
+        """Every directory label the plan can produce."""
+        out: list[str] = []
+        for label in [*self.groups.values(), self.other, *self.labels]:
+            cut = self.cuts.get(label)
+            for lab in cut.labels if cut is not None else [label]:
+                if lab and lab not in out:
+                    out.append(lab)
+        return out
 
 
 class Schema(msgspec.Struct):
@@ -104,10 +155,99 @@ def _first(key: str) -> str:
     return "0-9" if c.isdigit() else (c if c.isalnum() else "#")
 
 
-def plan_routing(keys: Sequence[str], fanout: int) -> RoutingPlan:
-    """Cut sorted ``keys`` into ranges of at most ``ROUTE_FILL * fanout``, preferring cuts where
-    the first character changes; every range gets a readable label."""
+MIN_GROUP = 3  # a sub-dimension smaller than this merges upward
+
+
+def other_label(dim: str, lang: str) -> str:
+    return f"其他{dim}" if lang == "zh" else f"other {dim}"
+
+
+def plan_routing(
+    keys: Sequence[str],
+    fanout: int,
+    chains: dict[str, Sequence[str]] | None = None,
+    dim: str = "",
+    lang: str = "en",
+    min_group: int = MIN_GROUP,
+) -> RoutingPlan:
+    """Semantic sub-dimensions for the entities ``keys`` of dimension ``dim`` (module docstring).
+
+    ``chains[key]`` lists the category labels of an entity from the most specific to the most
+    general. Each entity starts at the most general label of its chain; a group over
+    ``ROUTE_FILL * fanout`` hands the members whose more specific label forms a group of at
+    least ``min_group`` to that label; groups under ``min_group`` move to "other <dim>"; the
+    smallest groups join "other" too while there are more directories than the bound allows.
+    A group that still overflows is cut into name ranges labelled "<group> A–K"."""
     cap = max(2, int(fanout * ROUTE_FILL))
+    chains = chains or {}
+    ordered = sorted(set(keys))
+    other = other_label(dim, lang) if dim else "other"
+    level = {k: len(chains.get(k, ())) - 1 for k in ordered}
+    # Refine over-full groups along the chain, most general level first.
+    while True:
+        members: dict[str, list[str]] = {}
+        for k in ordered:
+            if level[k] >= 0:
+                members.setdefault(chains[k][level[k]], []).append(k)
+        refined = False
+        for label, ks in members.items():
+            if len(ks) <= cap:
+                continue
+            finer: dict[str, list[str]] = {}
+            for k in ks:
+                if level[k] > 0:
+                    finer.setdefault(chains[k][level[k] - 1], []).append(k)
+            for sub in finer.values():
+                if len(sub) >= min_group and len(sub) < len(ks):
+                    for k in sub:
+                        level[k] -= 1
+                    refined = True
+        if not refined:
+            break
+    groups: dict[str, list[str]] = {}
+    for k in ordered:
+        label = chains[k][level[k]] if level[k] >= 0 else other
+        groups.setdefault(label, []).append(k)
+    # Small groups merge upward: into their more general label when it stands, else "other".
+    for label in sorted(groups, key=lambda g: (len(groups[g]), g)):
+        ks = groups.get(label)
+        if ks is None or label == other or len(ks) >= min_group:
+            continue
+        del groups[label]
+        for k in ks:
+            chain = chains.get(k, ())
+            up = next((c for c in chain[level[k] + 1 :] if c in groups and c != label), other)
+            groups.setdefault(up, []).append(k)
+    while True:
+        plan = RoutingPlan(other=other, groups={g: g for g in sorted(groups) if g != other})
+        # What the plan routes is what counts: an entity goes to the first label of its chain
+        # that is a group, which may be more specific than the one it was counted under.
+        routed: dict[str, list[str]] = {}
+        for k in ordered:
+            routed.setdefault(plan.bucket(k, chains.get(k, ())), []).append(k)
+        for label, ks in routed.items():
+            if len(ks) > cap:
+                plan.cuts[label] = _cut(ks, cap, label)
+        if len(plan.directories()) <= fanout or len(groups) <= 1:
+            break
+        # More directories than the bound: the smallest groups join "other".
+        excess = len(plan.directories()) - fanout
+        for label in sorted((g for g in groups if g != other), key=lambda g: (len(groups[g]), g))[
+            : max(1, excess)
+        ]:
+            groups.setdefault(other, []).extend(groups.pop(label))
+    return plan
+
+
+def _cut(ordered: list[str], cap: int, label: str) -> RangeCut:
+    """Name ranges of ``ordered`` keys, at most ``cap`` each, labelled "<label> A–K"."""
+    ranges = plan_ranges(ordered, cap)
+    return RangeCut(ranges.los, [f"{label} {lab}" for lab in ranges.labels])
+
+
+def plan_ranges(keys: Sequence[str], cap: int) -> RangeCut:
+    """Cut sorted ``keys`` into ranges of at most ``cap``, preferring cuts where the first
+    character changes; every range gets a readable label."""
     ordered = sorted(set(keys))
     groups: list[list[str]] = []
     for k in ordered:
@@ -136,7 +276,7 @@ def plan_routing(keys: Sequence[str], fanout: int) -> RoutingPlan:
         labels.append(_unique(label, labels))
     if not los:
         los, labels = [""], ["all"]
-    return RoutingPlan(los=los, labels=labels)
+    return RangeCut(los=los, labels=labels)
 
 
 def _distinguish(key: str, other: str) -> str:

@@ -1,0 +1,208 @@
+"""What kind of thing a page is about, read from the corpus itself (the offline Architect's
+signal for semantic sub-dimensions).
+
+English encyclopaedic passages open with a definitional sentence: "X is a 2011 album by Y",
+"X was an American film director". The head noun of the predicate's noun phrase ("album",
+"director") names the category; its plural ("albums", "directors") names a sub-dimension a
+reader would look under. Chinese texts do not define themselves that way; there the category
+is where a page lives in the corpus: the collection a text belongs to, the work a character
+appears in (see :func:`home_label`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Protocol
+
+# "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
+_COPULA = re.compile(
+    r"\b(?:is|was|are|were|has been|had been)\s+(?:also\s+|currently\s+|now\s+)?"
+    r"(?:(?:one|any) of (?:the )?(?:most |many |several )?|a |an |the )",
+    re.IGNORECASE,
+)
+_NP_END = re.compile(
+    r"(?:,|;|:|\(|\)|\.(?:\s|$)|\s(?:of|by|in|from|who|whose|that|which|for|on|with|and|or|"
+    r"at|to|based|located|directed|written|produced|released|known|born|situated|founded|"
+    r"created|published|starring|where|between|under|near|about|as|since|during|after|"
+    r"before|until|serving|playing|best|featuring|recorded|starring|set|consisting|made)\b)",
+    re.IGNORECASE,
+)
+_REFERS = re.compile(r"\bmay (?:also )?refer to\b|\bcan refer to\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+# Words that end a noun phrase without naming a kind of thing.
+_NOT_HEAD = {
+    "former", "retired", "professional", "famous", "well-known", "popular", "notable",
+    "leading", "prominent", "major", "small", "large", "first", "second", "third", "last",
+    "member", "part", "type", "kind", "name", "number", "list", "series of", "one", "term", "set",
+    "held", "formed", "eldest", "youngest", "only", "same", "best", "second-largest", "largest",
+}
+# "the second son of ..." defines a person by kinship: one sub-dimension for all of them.
+_FAMILY = dict.fromkeys(
+    ["son", "daughter", "wife", "husband", "brother", "sister", "father", "mother", "child",
+     "widow", "consort", "heir", "grandson", "granddaughter", "nephew", "niece", "spouse"],
+    "family member",
+)
+_IRREGULAR = {
+    "man": "men", "woman": "women", "person": "people", "child": "children",
+    "businessman": "businessmen", "businesswoman": "businesswomen",
+    "sportsman": "sportsmen", "chairman": "chairmen", "congressman": "congressmen",
+    "nobleman": "noblemen", "statesman": "statesmen", "clergyman": "clergymen",
+    "series": "series", "species": "species", "genus": "genera", "people": "people",
+    "footballer": "footballers", "fish": "fish", "aircraft": "aircraft",
+}
+
+
+def plural(noun: str) -> str:
+    """A good-enough English plural of a category noun."""
+    low = noun.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    for end, repl in (("man", "men"),):
+        if low.endswith(end) and len(low) > 5:
+            return low[: -len(end)] + repl
+    if re.search(r"[^aeiou]y$", low):
+        return low[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", low):
+        return low + "es"
+    return low + "s"
+
+
+def lead_category(sentence: str, title: str = "") -> str:
+    """The category noun (singular, lower case) of a definitional lead sentence, or "" when the
+    sentence does not define its subject."""
+    text = sentence[:400]
+    if _REFERS.search(text):
+        return "disambiguation page"
+    m = _COPULA.search(text)
+    if m is None or m.start() > 160:
+        return ""
+    rest = text[m.end() :]
+    end = _NP_END.search(rest)
+    phrase = rest[: end.start()] if end else rest[:80]
+    words = _WORD.findall(phrase)
+    # Drop trailing words that are not heads ("a former member" has no head here).
+    while words and (words[-1].lower() in _NOT_HEAD or not words[-1][:1].islower()):
+        words.pop()
+    if not words or len(words) > 7:
+        return ""
+    head = _FAMILY.get(words[-1].lower(), words[-1].lower())
+    if head in _NOT_HEAD or len(head) < 3 or not head.isalpha():
+        return ""
+    return head
+
+
+def modifier(sentence: str) -> str:
+    """The capitalized adjective of the noun phrase ("American" in "an American film
+    director"): the second-level split of a category too large for one directory."""
+    phrase = _phrase(sentence)
+    out: list[str] = []
+    for w in re.findall(r"[A-Za-z][A-Za-z'\-]*-?", phrase):
+        if w[:1].isupper():
+            out.append(w)
+        elif out:
+            break
+    name = " ".join(out).replace("- ", "-").rstrip("-")
+    return name if 2 < len(name) <= 30 else ""
+
+
+_KIND_PLURAL = {
+    "person": "people", "place": "places", "work": "works", "org": "organizations",
+    "organization": "organizations", "topic": "other topics", "event": "events",
+}
+
+
+class _Doc(Protocol):
+    about_kind: str
+    title: str
+    lang: str
+    group: str
+    summary: str
+
+
+class _Entity(Protocol):
+    key: str
+    about: list[str]
+    mentioned_in: dict[str, int]
+
+
+def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
+    """doc id → the category noun of its lead sentence ("" for Chinese or undefined)."""
+    return {i: lead_category(d.summary) if d.lang != "zh" else "" for i, d in docs.items()}
+
+
+def entity_chain(
+    ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str], lang: str
+) -> list[str]:
+    """The category labels of one entity, most specific first (see the module docstring).
+
+    English: an entity with a definitional article gets ["American films", "films"]; one that is
+    only mentioned gets ["in films"] from the articles that name it most. Chinese: a work gets
+    its collection ("呐喊"); a person, place or thing only mentioned gets the work it appears in
+    most and that work's collection (["《孔乙己》", "《呐喊》"])."""
+    if lang == "zh":
+        if ent.about:
+            group = docs[ent.about[0]].group
+            return [group] if group else []
+        works = Counter(docs[i].title for i in ent.mentioned_in if i in docs)
+        groups = Counter(docs[i].group for i in ent.mentioned_in if i in docs and docs[i].group)
+        out: list[str] = []
+        if works:
+            out.append(f"《{_top(works)}》")
+        if groups:
+            out.append(f"见于《{_top(groups)}》")
+        return out
+    own: list[str] = []
+    for doc_id in ent.about:
+        cat = cats.get(doc_id, "")
+        if cat:
+            own = _specific(docs[doc_id].summary, plural(cat))
+            break
+    return own + _mentioned(ent, docs, cats)
+
+
+def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) -> list[str]:
+    """["in articles on American films", "in articles on films"]: where the entity is named."""
+    mentioning = Counter(cats[i] for i in ent.mentioned_in if cats.get(i))
+    if mentioning:
+        top = _top(mentioning)
+        mods = Counter(
+            modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top
+        )
+        general = f"in articles on {plural(top)}"
+        mod = _top(mods)
+        return [f"in articles on {mod} {plural(top)}", general] if mod else [general]
+    kinds = Counter(docs[i].about_kind for i in ent.mentioned_in if i in docs)
+    if kinds:
+        return [f"in articles on {_KIND_PLURAL.get(_top(kinds), 'other topics')}"]
+    return []
+
+
+def _specific(sentence: str, general: str) -> list[str]:
+    """["1950s American films", "American films", "films"]: decade and modifier when present."""
+    mod = modifier(sentence)
+    year = _YEAR.search(_phrase(sentence))
+    out = [general]
+    if mod:
+        out.insert(0, f"{mod} {general}")
+    if year:
+        out.insert(0, f"{int(year.group(1)) // 10 * 10}s {out[0]}")
+    return out
+
+
+def _phrase(sentence: str) -> str:
+    m = _COPULA.search(sentence[:400])
+    if m is None:
+        return ""
+    rest = sentence[m.end() : m.end() + 120]
+    end = _NP_END.search(rest)
+    return rest[: end.start()] if end else rest
+
+
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
+
+
+def _top(counts: Counter[str]) -> str:
+    return min(counts, key=lambda k: (-counts[k], k))
+
