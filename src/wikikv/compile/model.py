@@ -476,7 +476,9 @@ def _place(entities: dict[str, Entity], schema: Schema, docs: dict[str, DocAnaly
         if plan is not None or len(members) > schema.fanout:
             if cats is None:
                 cats = categories.doc_categories(docs)
-            chains = {e.key: categories.entity_chain(e, docs, cats, schema.language) for e in members}
+            chains = {
+                e.key: categories.entity_chain(e, docs, cats, schema.language) for e in members
+            }
         if plan is not None:
             labels = [plan.bucket(e.key, chains[e.key]) for e in members]
             counts = Counter(labels)

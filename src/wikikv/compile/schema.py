@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -165,10 +165,11 @@ def other_label(dim: str, lang: str) -> str:
 def plan_routing(
     keys: Sequence[str],
     fanout: int,
-    chains: dict[str, Sequence[str]] | None = None,
+    chains: Mapping[str, Sequence[str]] | None = None,
     dim: str = "",
     lang: str = "en",
     min_group: int = MIN_GROUP,
+    cap: int | None = None,
 ) -> RoutingPlan:
     """Semantic sub-dimensions for the entities ``keys`` of dimension ``dim`` (module docstring).
 
@@ -177,8 +178,11 @@ def plan_routing(
     ``ROUTE_FILL * fanout`` hands the members whose more specific label forms a group of at
     least ``min_group`` to that label; groups under ``min_group`` move to "other <dim>"; the
     smallest groups join "other" too while there are more directories than the bound allows.
-    A group that still overflows is cut into name ranges labelled "<group> A–K"."""
-    cap = max(2, int(fanout * ROUTE_FILL))
+    A group that still overflows is cut into name ranges labelled "<group> A–K". ``cap``
+    (default ``ROUTE_FILL * fanout``) is the size above which a group is refined: PageSplit
+    asks for less; ranges still cut only groups over ``ROUTE_FILL * fanout``."""
+    hard = max(2, int(fanout * ROUTE_FILL))
+    cap = min(cap or hard, hard)
     chains = chains or {}
     ordered = sorted(set(keys))
     other = other_label(dim, lang) if dim else "other"
@@ -210,11 +214,11 @@ def plan_routing(
         groups.setdefault(label, []).append(k)
     # Small groups merge upward: into their more general label when it stands, else "other".
     for label in sorted(groups, key=lambda g: (len(groups[g]), g)):
-        ks = groups.get(label)
-        if ks is None or label == other or len(ks) >= min_group:
+        small = groups.get(label)
+        if small is None or label == other or len(small) >= min_group:
             continue
         del groups[label]
-        for k in ks:
+        for k in small:
             chain = chains.get(k, ())
             up = next((c for c in chain[level[k] + 1 :] if c in groups and c != label), other)
             groups.setdefault(up, []).append(k)
@@ -226,8 +230,8 @@ def plan_routing(
         for k in ordered:
             routed.setdefault(plan.bucket(k, chains.get(k, ())), []).append(k)
         for label, ks in routed.items():
-            if len(ks) > cap:
-                plan.cuts[label] = _cut(ks, cap, label)
+            if len(ks) > hard:
+                plan.cuts[label] = _cut(ks, hard, label)
         if len(plan.directories()) <= fanout or len(groups) <= 1:
             break
         # More directories than the bound: the smallest groups join "other".

@@ -33,24 +33,86 @@ _REFERS = re.compile(r"\bmay (?:also )?refer to\b|\bcan refer to\b", re.IGNORECA
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 # Words that end a noun phrase without naming a kind of thing.
 _NOT_HEAD = {
-    "former", "retired", "professional", "famous", "well-known", "popular", "notable",
-    "leading", "prominent", "major", "small", "large", "first", "second", "third", "last",
-    "member", "part", "type", "kind", "name", "number", "list", "series of", "one", "term", "set",
-    "held", "formed", "eldest", "youngest", "only", "same", "best", "second-largest", "largest",
+    "former",
+    "retired",
+    "professional",
+    "famous",
+    "well-known",
+    "popular",
+    "notable",
+    "leading",
+    "prominent",
+    "major",
+    "small",
+    "large",
+    "first",
+    "second",
+    "third",
+    "last",
+    "member",
+    "part",
+    "type",
+    "kind",
+    "name",
+    "number",
+    "list",
+    "series of",
+    "one",
+    "term",
+    "set",
+    "held",
+    "formed",
+    "eldest",
+    "youngest",
+    "only",
+    "same",
+    "best",
+    "second-largest",
+    "largest",
 }
 # "the second son of ..." defines a person by kinship: one sub-dimension for all of them.
-_FAMILY = dict.fromkeys(
-    ["son", "daughter", "wife", "husband", "brother", "sister", "father", "mother", "child",
-     "widow", "consort", "heir", "grandson", "granddaughter", "nephew", "niece", "spouse"],
+_FAMILY: dict[str, str] = dict.fromkeys(
+    [
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "brother",
+        "sister",
+        "father",
+        "mother",
+        "child",
+        "widow",
+        "consort",
+        "heir",
+        "grandson",
+        "granddaughter",
+        "nephew",
+        "niece",
+        "spouse",
+    ],
     "family member",
 )
 _IRREGULAR = {
-    "man": "men", "woman": "women", "person": "people", "child": "children",
-    "businessman": "businessmen", "businesswoman": "businesswomen",
-    "sportsman": "sportsmen", "chairman": "chairmen", "congressman": "congressmen",
-    "nobleman": "noblemen", "statesman": "statesmen", "clergyman": "clergymen",
-    "series": "series", "species": "species", "genus": "genera", "people": "people",
-    "footballer": "footballers", "fish": "fish", "aircraft": "aircraft",
+    "man": "men",
+    "woman": "women",
+    "person": "people",
+    "child": "children",
+    "businessman": "businessmen",
+    "businesswoman": "businesswomen",
+    "sportsman": "sportsmen",
+    "chairman": "chairmen",
+    "congressman": "congressmen",
+    "nobleman": "noblemen",
+    "statesman": "statesmen",
+    "clergyman": "clergymen",
+    "series": "series",
+    "species": "species",
+    "genus": "genera",
+    "people": "people",
+    "footballer": "footballers",
+    "fish": "fish",
+    "aircraft": "aircraft",
 }
 
 
@@ -87,10 +149,10 @@ def lead_category(sentence: str, title: str = "") -> str:
         words.pop()
     if not words or len(words) > 7:
         return ""
-    head = _FAMILY.get(words[-1].lower(), words[-1].lower())
+    head = words[-1].lower()
     if head in _NOT_HEAD or len(head) < 3 or not head.isalpha():
         return ""
-    return head
+    return str(_FAMILY.get(head, head))
 
 
 def modifier(sentence: str) -> str:
@@ -108,8 +170,13 @@ def modifier(sentence: str) -> str:
 
 
 _KIND_PLURAL = {
-    "person": "people", "place": "places", "work": "works", "org": "organizations",
-    "organization": "organizations", "topic": "other topics", "event": "events",
+    "person": "people",
+    "place": "places",
+    "work": "works",
+    "org": "organizations",
+    "organization": "organizations",
+    "topic": "other topics",
+    "event": "events",
 }
 
 
@@ -167,9 +234,7 @@ def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) 
     mentioning = Counter(cats[i] for i in ent.mentioned_in if cats.get(i))
     if mentioning:
         top = _top(mentioning)
-        mods = Counter(
-            modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top
-        )
+        mods = Counter(modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top)
         general = f"in articles on {plural(top)}"
         mod = _top(mods)
         return [f"in articles on {mod} {plural(top)}", general] if mod else [general]
@@ -205,4 +270,3 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 
 def _top(counts: Counter[str]) -> str:
     return min(counts, key=lambda k: (-counts[k], k))
-

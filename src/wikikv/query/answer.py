@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikikv.errors import LLMError, LLMOutputError
+from wikikv.evolve.stats import query_scope
 from wikikv.llm.jsonschema_lite import validate
 from wikikv.llm.prompts import (
     AGENT_TOOLS,
@@ -278,6 +279,18 @@ def ask(
 ) -> Answer:
     """Answer ``question``: directly from a page when safe, else by the agent (with a provider)
     or as nav's cited evidence (offline)."""
+    with query_scope(kb):  # access statistics of one query (a no-op unless recording)
+        return _ask(kb, question, provider, budget, allow_direct=allow_direct)
+
+
+def _ask(
+    kb: KnowledgeBase,
+    question: str,
+    provider: ChatProvider | None,
+    budget: Budget | None,
+    *,
+    allow_direct: bool,
+) -> Answer:
     started = time.perf_counter()
     vote_tokens = 0
     if allow_direct:

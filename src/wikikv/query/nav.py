@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from wikikv.evolve.stats import query_scope
 from wikikv.query.budget import Budget
 from wikikv.search import search as search_pages
 from wikikv.search import tokenize
@@ -341,6 +342,7 @@ def nav(
 ) -> Iterator[NavResult]:
     """Stream results for ``query`` within ``budget`` (default: 50 ms), coarse to fine."""
     b = budget if budget is not None else Budget(ms=50.0)
-    yield from _Nav(
-        kb, query, b, needs_deeper or extractive_needs_deeper(), candidates, expand
-    ).run()
+    with query_scope(kb):  # access statistics of one query (a no-op unless recording)
+        yield from _Nav(
+            kb, query, b, needs_deeper or extractive_needs_deeper(), candidates, expand
+        ).run()

@@ -16,6 +16,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from wikikv.errors import InvalidPath, NotFound
+from wikikv.evolve.stats import record_hits
 from wikikv.search.ranking import search
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, ancestors, basename, depth, join, unescape_segment
@@ -34,7 +35,9 @@ def wiki_search(
     kb: KnowledgeBase, query: str, limit: int = 10, kinds: Collection[str] | None = None
 ) -> list[JSON]:
     """Ranked pages for ``query``: path, title, summary, score, kind and why they matched."""
-    return [hit.to_dict() for hit in search(kb, query, limit=limit, kinds=kinds)]
+    hits = search(kb, query, limit=limit, kinds=kinds)
+    record_hits(kb, [hit.path for hit in hits])  # access statistics (in memory)
+    return [hit.to_dict() for hit in hits]
 
 
 def parse_wikilinks(text: str) -> list[tuple[str, str]]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import msgspec
 
@@ -56,6 +56,14 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 _name_enc = msgspec.msgpack.Encoder()
 _name_dec = msgspec.msgpack.Decoder(tuple[str, str])
+
+
+class AccessSink(Protocol):
+    """Where reads are counted (an in-memory buffer: see wikikv.evolve.stats)."""
+
+    def touch(self, path: str) -> None: ...
+
+    def touch_many(self, paths: Iterable[str]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,8 @@ class KnowledgeBase:
         # How long lease() waits for another job's live lease, and what it calls meanwhile.
         self.lease_wait = 0.0
         self.lease_countdown: WaitFn | None = None
+        # Access statistics (wikikv.evolve.stats): an in-memory recorder, never a write per read.
+        self.recorder: AccessSink | None = None
         # With the cache tiers on, pinned records (root, dimensions) come decoded from L1.
         self._pinned: Callable[[bytes], object] | None = getattr(
             self.backend, "pinned_record", None
@@ -131,6 +141,8 @@ class KnowledgeBase:
     def get(self, path: str, *, follow_redirects: bool = True) -> NodeRecord | None:
         """Q1: the record at ``path`` (following redirects), or None."""
         p = normalize(path, self.settings.max_depth)
+        if self.recorder is not None:
+            self.recorder.touch(p)
         key = self.keys.node(p)
         if self._pinned is not None:
             hit = self._pinned(key)
@@ -158,6 +170,8 @@ class KnowledgeBase:
     def get_many(self, paths: Sequence[str]) -> list[NodeRecord | None]:
         """Several Q1 lookups from one snapshot (redirects followed)."""
         norm = [self.norm(p) for p in paths]
+        if self.recorder is not None:
+            self.recorder.touch_many(norm)
         out: list[NodeRecord | None] = []
         for item in self.backend.get_many([self.keys.node(p) for p in norm]):
             if item is None:
@@ -690,6 +704,40 @@ class KnowledgeBase:
         ops.append(audit_op(self.keys, self.actor, "redirect", p, version, version + 1, f"-> {t}"))
         self._commit(ops)
         return red
+
+    def redirect(self, path: str, target: str) -> None:
+        """Leave a redirect at ``path`` to ``target`` (schema evolution: a directory merged or
+        split away, or a page whose move was cut short). A live page there is unlinked from its
+        parent first; a directory must be empty."""
+        p, t = self.norm(path), self.norm(target)
+        if p == ROOT or p == t:
+            raise InvalidPath(p, "redirect", "cannot redirect the root or a path to itself")
+
+        def once() -> None:
+            item, cur = self._raw(p)
+            if isinstance(cur, DirRecord) and len(self.ls_all(p)) > 0:
+                raise DirectoryNotEmpty(f"{p!r} still has children")
+            if cur is not None and not isinstance(cur, (RedirectRecord, DirPage)):
+                self._unlink(p)
+            version = item.version if item is not None else 0
+            red = RedirectRecord(
+                name=basename(p),
+                path=p,
+                target=t,
+                meta=RedirectMeta(version=version + 1, updated_at=now()),
+            )
+            ops: list[Op] = [
+                Put(self.keys.node(p), encode(red), item.version if item is not None else ABSENT)
+            ]
+            ops += self._index_ops(p, cur, red)
+            if isinstance(cur, DirRecord):
+                ops += [Delete(self.keys.dir_page(p, i)) for i in range(1, cur.meta.pages + 1)]
+            ops.append(
+                audit_op(self.keys, self.actor, "redirect", p, version, version + 1, f"-> {t}")
+            )
+            self._commit(ops)
+
+        retry(once)
 
     def _check_movable(self, s: str, d: str, olds: list[str]) -> None:
         """Refuse, before anything is written, a move whose copies would break a rule: a new
