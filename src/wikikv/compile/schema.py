@@ -194,7 +194,7 @@ def plan_routing(
             if level[k] >= 0:
                 members.setdefault(chains[k][level[k]], []).append(k)
         refined = False
-        for label, ks in members.items():
+        for ks in members.values():
             if len(ks) <= cap:
                 continue
             finer: dict[str, list[str]] = {}

@@ -193,7 +193,8 @@ def _plan(
     dir_redirects = sorted(
         (d, merged_into.get(d, parent(d))) for d in old_dirs - new_dirs if d.count("/") >= 2
     )
-    after = total(schema_terms(new_view, stats, w), w)
+    renames = dict(moves)
+    after = total(schema_terms(new_view, rekey(stats, renames), w), w)
     ops = [
         p.to_dict() | {"moved": sum(1 for m in moves if _in_dim(m[0], p.dim, view))} for p in chosen
     ]

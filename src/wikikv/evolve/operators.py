@@ -23,7 +23,7 @@ from wikikv.evolve.stats import AccessStats
 
 SPLIT_MIN = 64  # the Architect's judgment: a directory this wide may hold separable groups
 SPLIT_CAPS = (96, 48)  # sub-dimension sizes the Architect tries below the bound
-TAU = 0.02  # DimensionMerge: mutual information (nats) of co-access to merge siblings
+TAU = 0.05  # DimensionMerge: mutual information (nats) of co-access to merge siblings
 MAX_OPS = 8
 
 

@@ -332,6 +332,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     bench_web,
     build,
     mcp,
+    evolve,
     nav,
     parallel,
     query,
@@ -353,6 +354,7 @@ REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     serve.register,
     mcp.register,
     bench_serve.register,
+    evolve.register,
 ]
 
 for _register in REGISTRATIONS:
