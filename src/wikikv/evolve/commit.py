@@ -33,7 +33,7 @@ from wikikv.errors import AlreadyExists, NotFound, SimulatedCrash
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import View, copy_schema, load_view, view_of
 from wikikv.evolve.operators import MAX_OPS, TAU, LLMArchitect, Proposal, arbiter, propose
-from wikikv.evolve.stats import AccessStats, load_stats, save_stats
+from wikikv.evolve.stats import AccessStats, load_stats, rekey, save_stats
 from wikikv.store.audit import audit_op
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import parent
@@ -180,20 +180,11 @@ def _plan(
     new_dirs = {parent(e.path) for e in new_model.entities.values()}
     merged_into: dict[str, str] = {}
     for p in chosen:
-        if p.op == "merge" and p.plan is not None:
-            for a in p.target.split(" + "):
-                label = a.rsplit("/", 1)[1]
-                from wikikv.store.paths import unescape_segment
-
-                merged = p.plan.groups.get(unescape_segment(label))
-                if merged:
-                    from wikikv.evolve.layout import dir_path
-
-                    merged_into[a] = dir_path(view.dims[p.dim], merged)
+        merged_into.update(p.renames)
     dir_redirects = sorted(
         (d, merged_into.get(d, parent(d))) for d in old_dirs - new_dirs if d.count("/") >= 2
     )
-    renames = dict(moves)
+    renames = dict(moves) | dict(dir_redirects)
     after = total(schema_terms(new_view, rekey(stats, renames), w), w)
     ops = [
         p.to_dict() | {"moved": sum(1 for m in moves if _in_dim(m[0], p.dim, view))} for p in chosen
@@ -315,27 +306,6 @@ def _unindex(kb: KnowledgeBase, paths: list[str]) -> None:
     with IndexWriter(kb) as writer:
         for p in paths:
             writer.remove(p)
-
-
-def rekey(stats: AccessStats, renames: dict[str, str]) -> AccessStats:
-    """The statistics of moved pages and merged directories under their new paths (counts of
-    two directories merged into one are summed)."""
-    out = AccessStats(queries=stats.queries, flushes=stats.flushes)
-    for field_name in ("access", "visits"):
-        src: dict[str, int] = getattr(stats, field_name)
-        dst: dict[str, int] = getattr(out, field_name)
-        for p, n in src.items():
-            q = renames.get(p, p)
-            dst[q] = dst.get(q, 0) + n
-    from wikikv.evolve.stats import pair_key
-
-    for k, n in stats.co.items():
-        a, b = k.split("\t", 1)
-        a, b = renames.get(a, a), renames.get(b, b)
-        if a != b:
-            pk = pair_key(a, b)
-            out.co[pk] = out.co.get(pk, 0) + n
-    return out
 
 
 ProgressFn = Callable[[str, int, int], None]

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
 from wikikv.evolve.cost import Weights, dim_terms
 from wikikv.evolve.layout import DimView, View, dir_path, route
-from wikikv.evolve.stats import AccessStats
+from wikikv.evolve.stats import AccessStats, rekey
 
 SPLIT_MIN = 64  # the Architect's judgment: a directory this wide may hold separable groups
-SPLIT_CAPS = (96, 48)  # sub-dimension sizes the Architect tries below the bound
+SPLIT_CAPS = (3 / 8, 3 / 16)  # sub-dimension sizes tried below the bound (96, 48 of 256)
 TAU = 0.05  # DimensionMerge: mutual information (nats) of co-access to merge siblings
 MAX_OPS = 8
 
@@ -38,6 +38,7 @@ class Proposal:
     terms_before: dict[str, float] = field(default_factory=dict)
     terms_after: dict[str, float] = field(default_factory=dict)
     reachable: bool = True
+    renames: dict[str, str] = field(default_factory=dict)  # directories this operator retires
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -68,7 +69,8 @@ def architect(
     labels = route(dim, dim.plan)
     sizes = Counter(labels.values())
     ranges = dim.plan.range_labels() if dim.plan is not None else set()
-    wide = [lab for lab, n in sizes.items() if n > SPLIT_MIN or n > fanout]
+    judged = min(SPLIT_MIN, fanout // 2)
+    wide = [lab for lab, n in sizes.items() if n > judged or n > fanout]
     if not wide and not ranges:
         return []
     keys, chains = _keys_chains(dim)
@@ -76,7 +78,7 @@ def architect(
     out: list[Proposal] = []
     targets = sorted({dir_path(dim, lab) for lab in wide} | {dir_path(dim, r) for r in ranges})
     seen: set[bytes] = set()
-    for cap in (int(fanout * ROUTE_FILL), *SPLIT_CAPS):
+    for cap in (int(fanout * ROUTE_FILL), *(max(2, int(fanout * f)) for f in SPLIT_CAPS)):
         plan = plan_routing(keys, fanout, chains, dim.name, lang, cap=cap)
         _add(
             out,
@@ -87,9 +89,9 @@ def architect(
         )
     if llm is not None:
         for target in targets:
-            judged = llm(dim, target)
-            if judged is not None:
-                _add(out, seen, Proposal("split", dim.name, target, judged, "LLM architect"))
+            proposed = llm(dim, target)
+            if proposed is not None:
+                _add(out, seen, Proposal("split", dim.name, target, proposed, "LLM architect"))
     return out
 
 
@@ -156,7 +158,9 @@ def merges(
                 cuts=dict(plan.cuts),
                 notes=dict(plan.notes),
             )
-            out.append(Proposal("merge", dim.name, f"{pa} + {pb}", new, f"MI {mi:.3f} ≥ τ {tau}"))
+            prop = Proposal("merge", dim.name, f"{pa} + {pb}", new, f"MI {mi:.3f} ≥ τ {tau}")
+            prop.renames = {pa: dir_path(dim, merged), pb: dir_path(dim, merged)}
+            out.append(prop)
     return out
 
 
@@ -172,7 +176,9 @@ def critic(
     """ΔJ of a proposal from the statistics, and whether it keeps every entity reachable."""
     root_fanout = len(view.dims) + 1
     before = dim_terms(dim, dim.plan, stats, w, root_fanout)
-    after = dim_terms(dim, proposal.plan, stats, w, root_fanout)
+    # A merged directory inherits the statistics of the two it replaces (as the commit does).
+    after_stats = rekey(stats, proposal.renames) if proposal.renames else stats
+    after = dim_terms(dim, proposal.plan, after_stats, w, root_fanout)
     proposal.delta = after.j(w) - before.j(w)
     proposal.terms_before = before.to_dict(w)
     proposal.terms_after = after.to_dict(w)

@@ -221,5 +221,24 @@ def record_hits(kb: KnowledgeBase, paths: Iterable[str]) -> None:
         rec.touch_many(paths)
 
 
+def rekey(stats: AccessStats, renames: dict[str, str]) -> AccessStats:
+    """The statistics of moved pages and merged directories under their new paths (counts of
+    two directories merged into one are summed)."""
+    out = AccessStats(queries=stats.queries, flushes=stats.flushes)
+    for field_name in ("access", "visits"):
+        src: dict[str, int] = getattr(stats, field_name)
+        dst: dict[str, int] = getattr(out, field_name)
+        for p, n in src.items():
+            q = renames.get(p, p)
+            dst[q] = dst.get(q, 0) + n
+    for k, n in stats.co.items():
+        a, b = k.split("\t", 1)
+        a, b = renames.get(a, a), renames.get(b, b)
+        if a != b:
+            pk = pair_key(a, b)
+            out.co[pk] = out.co.get(pk, 0) + n
+    return out
+
+
 def entity_access(stats: AccessStats) -> Counter[str]:
     return Counter({p: n for p, n in stats.access.items() if not p.startswith("/sources")})
