@@ -58,7 +58,8 @@ def test_passes_never_raise_j_and_keep_every_entity_reachable(
             assert sorted(after.values()) == titles  # the same entities, all reachable
             for old, title in before.items():  # old paths resolve (through redirects)
                 rec = kb.get(old)
-                assert isinstance(rec, FileRecord) and (rec.meta.title or rec.name) == title
+                assert isinstance(rec, FileRecord)
+                assert (rec.meta.title or rec.name) == title
             assert fsck(kb).clean
             if not report.committed:
                 break
@@ -76,7 +77,8 @@ def test_a_killed_pass_resumes_to_the_same_result(seed: int, kill_after: int) ->
             evolve_pass(killed, max_ops=4, fail_after=kill_after, index=False)
         except SimulatedCrash:
             journal = load_journal(killed)
-            assert journal is not None and journal.state != "done"
+            assert journal is not None
+            assert journal.state != "done"
             resumed = evolve_pass(killed, max_ops=4, index=False)
             assert resumed.resumed
         assert tree(killed) == tree(whole)

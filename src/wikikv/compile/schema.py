@@ -232,6 +232,11 @@ def plan_routing(
         for label, ks in routed.items():
             if len(ks) > hard:
                 plan.cuts[label] = _cut(ks, hard, label)
+        if len(plan.directories()) > fanout:
+            # Cutting at initials made too many ranges: cut into even ranges instead.
+            for label, ks in routed.items():
+                if len(ks) > hard:
+                    plan.cuts[label] = _cut(ks, hard, label, initials=False)
         if len(plan.directories()) <= fanout or len(groups) <= 1:
             break
         # More directories than the bound: the smallest groups join "other".
@@ -243,19 +248,19 @@ def plan_routing(
     return plan
 
 
-def _cut(ordered: list[str], cap: int, label: str) -> RangeCut:
+def _cut(ordered: list[str], cap: int, label: str, initials: bool = True) -> RangeCut:
     """Name ranges of ``ordered`` keys, at most ``cap`` each, labelled "<label> A–K"."""
-    ranges = plan_ranges(ordered, cap)
+    ranges = plan_ranges(ordered, cap, initials)
     return RangeCut(ranges.los, [f"{label} {lab}" for lab in ranges.labels])
 
 
-def plan_ranges(keys: Sequence[str], cap: int) -> RangeCut:
-    """Cut sorted ``keys`` into ranges of at most ``cap``, preferring cuts where the first
-    character changes; every range gets a readable label."""
+def plan_ranges(keys: Sequence[str], cap: int, initials: bool = True) -> RangeCut:
+    """Cut sorted ``keys`` into ranges of at most ``cap``, preferring (with ``initials``) cuts
+    where the first character changes; every range gets a readable label."""
     ordered = sorted(set(keys))
     groups: list[list[str]] = []
     for k in ordered:
-        if groups and _first(groups[-1][-1]) == _first(k):
+        if groups and (not initials or _first(groups[-1][-1]) == _first(k)):
             groups[-1].append(k)
         else:
             groups.append([k])

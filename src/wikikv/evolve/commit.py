@@ -33,7 +33,7 @@ from wikikv.errors import AlreadyExists, NotFound, SimulatedCrash
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import View, copy_schema, load_view, view_of
 from wikikv.evolve.operators import MAX_OPS, TAU, LLMArchitect, Proposal, arbiter, propose
-from wikikv.evolve.stats import AccessStats, load_stats, rekey, save_stats
+from wikikv.evolve.stats import AccessStats, load_stats, paused, rekey, save_stats
 from wikikv.store.audit import audit_op
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import parent
@@ -118,7 +118,22 @@ def evolve_pass(
     fail_after: int | None = None,
     index: bool = True,
 ) -> PassReport:
-    """Run (or, with ``dry_run``, only propose) one evolution pass; resumes a killed one."""
+    """Run (or, with ``dry_run``, only propose) one evolution pass; resumes a killed one. The
+    pass's own reads are not access statistics."""
+    with paused(kb):
+        return _evolve_pass(kb, dry_run, max_ops, weights, tau, llm, fail_after, index)
+
+
+def _evolve_pass(
+    kb: KnowledgeBase,
+    dry_run: bool,
+    max_ops: int,
+    weights: Weights | None,
+    tau: float,
+    llm: LLMArchitect | None,
+    fail_after: int | None,
+    index: bool,
+) -> PassReport:
     w = weights or Weights()
     t0 = time.perf_counter()
     journal = load_journal(kb)

@@ -214,6 +214,16 @@ def query_scope(kb: KnowledgeBase) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def paused(kb: KnowledgeBase) -> Iterator[None]:
+    """Stop recording while a writer (an evolution pass) reads the kb for its own purposes."""
+    rec, kb.recorder = kb.recorder, None
+    try:
+        yield
+    finally:
+        kb.recorder = rec
+
+
 def record_hits(kb: KnowledgeBase, paths: Iterable[str]) -> None:
     """Search hits count as accesses of the pages they name."""
     rec = kb.recorder

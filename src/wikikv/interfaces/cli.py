@@ -258,7 +258,7 @@ def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redir
     s, d = kb.norm(src), kb.norm(dst)
     moved = subtree(kb, s)
     kb.move(s, d, redirect=not no_redirect)
-    reindex(kb, moved, [d + p[len(s):] for p in moved])
+    reindex(kb, moved, [d + p[len(s) :] for p in moved])
     emit(
         {"moved": s, "to": d, "redirect": not no_redirect},
         as_json,

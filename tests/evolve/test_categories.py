@@ -1,0 +1,95 @@
+"""The offline Architect's reading of the corpus: category nouns of definitional lead sentences,
+their plurals, and the category chains of entities (English and Chinese)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from wikikv.evolve.categories import entity_chain, lead_category, modifier, plural
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        ("Hook is a 2011 album by the band Foo.", "album"),
+        ("Teutberga was a queen of Lotharingia by marriage to Lothair II.", "queen"),
+        ("Etan Boritzer( born 1950) is an American writer of children's literature.", "writer"),
+        ("Jawty is a village in the administrative district of Gmina Susz.", "village"),
+        ("Pál Gábor was a Hungarian film director and screenwriter.", "director"),
+        ("Lambert was the second son of Adalbert II of Tuscany.", "family member"),
+        ("Anna of Austria may refer to:", "disambiguation page"),
+        ("The film was released in Japan on 10 October 2009.", ""),
+        ("After serving as publicity director of St.", ""),
+    ],
+)
+def test_lead_category(sentence: str, category: str) -> None:
+    assert lead_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("noun", "plural_form"),
+    [
+        ("album", "albums"),
+        ("city", "cities"),
+        ("businessman", "businessmen"),
+        ("church", "churches"),
+        ("series", "series"),
+        ("person", "people"),
+        ("day", "days"),
+    ],
+)
+def test_plural(noun: str, plural_form: str) -> None:
+    assert plural(noun) == plural_form
+
+
+def test_modifier_takes_the_whole_proper_adjective() -> None:
+    assert modifier("Der Hauptmann is a 1954 West German film.") == "West German"
+    assert modifier("X is a 2011 album by Y.") == ""
+
+
+@dataclass
+class Doc:
+    title: str
+    lang: str
+    group: str
+    summary: str
+    about_kind: str = "topic"
+
+
+@dataclass
+class Ent:
+    key: str
+    about: list[str] = field(default_factory=list)
+    mentioned_in: dict[str, int] = field(default_factory=dict)
+
+
+def test_english_chain_is_specific_first_then_where_it_is_named() -> None:
+    docs = {
+        "a": Doc("Hook", "en", "", "Hook is a 1991 American film directed by Steven Spielberg."),
+        "b": Doc("Jaws", "en", "", "Jaws is a 1975 American film."),
+    }
+    cats = {"a": "film", "b": "film"}
+    assert entity_chain(Ent("hook", about=["a"]), docs, cats, "en") == [
+        "1990s American films",
+        "American films",
+        "films",
+    ]
+    spielberg = Ent("steven spielberg", mentioned_in={"a": 0, "b": 0})
+    assert entity_chain(spielberg, docs, cats, "en") == [
+        "in articles on American films",
+        "in articles on films",
+    ]
+
+
+def test_chinese_chain_is_the_collection_or_the_work_a_character_appears_in() -> None:
+    docs = {
+        "k": Doc("孔乙己", "zh", "呐喊", "孔乙己是……"),
+        "g": Doc("故乡", "zh", "呐喊", "我冒了严寒……"),
+        "z": Doc("祝福", "zh", "彷徨", "旧历的年底……"),
+    }
+    cats = dict.fromkeys(docs, "")
+    assert entity_chain(Ent("孔乙己", about=["k"]), docs, cats, "zh") == ["呐喊"]
+    runtu = Ent("闰土", mentioned_in={"g": 3})
+    assert entity_chain(runtu, docs, cats, "zh") == ["《故乡》", "见于《呐喊》"]
