@@ -93,3 +93,24 @@ def test_no_reader_sees_a_partial_directory_while_passes_run(tmp_path: Path) -> 
     assert result.listings > 0
     assert result.children_read > 0
     assert result.ok, result
+
+
+def test_builds_evolve_every_n_ingested_documents() -> None:
+    from wikikv.evolve.cadence import INGESTED
+    from wikikv.testing.evolve_workload import generated_corpus
+
+    def counter(kb: KnowledgeBase) -> int | None:
+        item = kb.backend.get(kb.keys.system(INGESTED))
+        return None if item is None else int(item.value[0])
+
+    docs = generated_corpus(8, 90)
+    with open_store("memory://") as store:
+        kb = store.create_kb("c")
+        compiler = Compiler(kb, options=CompileOptions(fanout=10, index=False, evolve_every=50))
+        compiler.add(docs[:30])
+        assert counter(kb) == 30  # below N: counted, no pass
+        make_legacy(kb)  # give the pass something to do
+        report = compiler.add(docs[30:60])
+        assert counter(kb) == 0  # N reached: a pass ran and the count restarted
+        assert report.evolved > 0
+        assert any(e.op.startswith("evolve:") for e in kb.audit(limit=None))

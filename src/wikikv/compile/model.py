@@ -485,8 +485,9 @@ def _place(entities: dict[str, Entity], schema: Schema, docs: dict[str, DocAnaly
             if counts and max(counts.values()) > schema.fanout:
                 plan, labels = None, None
         if plan is None and len(members) > schema.fanout:
+            starts = {k: categories.start_level(c) for k, c in chains.items()}
             plan = schema.routing[dim] = plan_routing(
-                keys, schema.fanout, chains, dim, schema.language
+                keys, schema.fanout, chains, dim, schema.language, starts=starts
             )
             changed = True
             labels = [plan.bucket(e.key, chains[e.key]) for e in members]

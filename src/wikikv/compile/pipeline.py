@@ -83,6 +83,7 @@ class CompileOptions:
     # Recompute every page's signature instead of only the affected ones (a full consistency
     # pass: a sync with nothing to do then writes nothing unless something was stale).
     full_render: bool = False
+    evolve_every: int = 0  # run a schema-evolution pass after every N ingested documents
     # Chinese tagging without jieba's HMM POS model: ~10x faster, misses transliterated names.
     fast_zh: bool = False
 
@@ -110,6 +111,7 @@ class CompileReport:
     llm: dict[str, Any] = field(default_factory=dict)
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    evolved: int = 0  # evolution operators committed after this sync (evolve_every)
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -319,6 +321,11 @@ class Compiler:
                 if remove:
                     self._erase_cache(remove)
                 self._totals(model, current, report)
+        if self.options.evolve_every and report.analyzed:
+            from wikikv.evolve.cadence import after_ingest
+
+            evolved = after_ingest(self.kb, report.analyzed, self.options.evolve_every)
+            report.evolved = len(evolved.committed) if evolved is not None else 0
         report.elapsed = time.perf_counter() - t0
         return report
 

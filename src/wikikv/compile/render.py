@@ -177,7 +177,9 @@ def _dirs(
             _dir(
                 want,
                 d,
-                pg.listing_text(f"{dim} / {label}", schema.describe(dim), rows, schema.language),
+                pg.listing_text(
+                    f"{dim} / {label}", schema.describe_route(dim, label), rows, schema.language
+                ),
             )
         else:
             counts[d] += len(members)

@@ -113,6 +113,17 @@ class Schema(msgspec.Struct):
                 return d.description
         return ""
 
+    def describe_route(self, dim: str, label: str) -> str:
+        """What a routing directory holds, in the corpus language (its page's description)."""
+        from wikikv.evolve.categories import describe_label
+
+        plan = self.routing.get(dim)
+        if plan is not None and label in plan.notes:
+            return plan.notes[label]
+        ranges = plan.range_labels() if plan is not None else set()
+        other = plan.other if plan is not None else ""
+        return describe_label(dim, label, self.language, label in ranges, label == other)
+
 
 def sample_documents(docs: Sequence[DocInput], size: int = SAMPLE_SIZE) -> list[DocInput]:
     """A fixed-size sample, the same for the same corpus: the documents with the smallest hash of
@@ -170,6 +181,7 @@ def plan_routing(
     lang: str = "en",
     min_group: int = MIN_GROUP,
     cap: int | None = None,
+    starts: Mapping[str, int] | None = None,
 ) -> RoutingPlan:
     """Semantic sub-dimensions for the entities ``keys`` of dimension ``dim`` (module docstring).
 
@@ -186,7 +198,9 @@ def plan_routing(
     chains = chains or {}
     ordered = sorted(set(keys))
     other = other_label(dim, lang) if dim else "other"
-    level = {k: len(chains.get(k, ())) - 1 for k in ordered}
+    # Each entity starts at ``starts[key]`` on its chain (default: its most general label).
+    starts = starts or {}
+    level = {k: starts.get(k, len(chains.get(k, ())) - 1) for k in ordered}
     # Refine over-full groups along the chain, most general level first.
     while True:
         members: dict[str, list[str]] = {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 # "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
@@ -169,6 +169,7 @@ def modifier(sentence: str) -> str:
     return name if 2 < len(name) <= 30 else ""
 
 
+MENTION_PREFIX = "in articles on "
 _KIND_PLURAL = {
     "person": "people",
     "place": "places",
@@ -229,18 +230,25 @@ def entity_chain(
     return own + _mentioned(ent, docs, cats)
 
 
+def start_level(chain: Sequence[str]) -> int:
+    """Where routing starts an entity on its chain: its most general own category, before the
+    labels of where it is named ("in articles on …"), which only take in what merges upward."""
+    own = [i for i, c in enumerate(chain) if not c.startswith(MENTION_PREFIX)]
+    return own[-1] if own else len(chain) - 1
+
+
 def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) -> list[str]:
     """["in articles on American films", "in articles on films"]: where the entity is named."""
     mentioning = Counter(cats[i] for i in ent.mentioned_in if cats.get(i))
     if mentioning:
         top = _top(mentioning)
         mods = Counter(modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top)
-        general = f"in articles on {plural(top)}"
+        general = f"{MENTION_PREFIX}{plural(top)}"
         mod = _top(mods)
-        return [f"in articles on {mod} {plural(top)}", general] if mod else [general]
+        return [f"{MENTION_PREFIX}{mod} {plural(top)}", general] if mod else [general]
     kinds = Counter(docs[i].about_kind for i in ent.mentioned_in if i in docs)
     if kinds:
-        return [f"in articles on {_KIND_PLURAL.get(_top(kinds), 'other topics')}"]
+        return [f"{MENTION_PREFIX}{_KIND_PLURAL.get(_top(kinds), 'other topics')}"]
     return []
 
 
@@ -270,3 +278,24 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 
 def _top(counts: Counter[str]) -> str:
     return min(counts, key=lambda k: (-counts[k], k))
+
+
+def describe_label(dim: str, label: str, lang: str, is_range: bool, is_other: bool) -> str:
+    """One sentence saying what a routing directory of ``dim`` labelled ``label`` holds."""
+    if lang == "zh":
+        if is_range:
+            return f"按名称排列的{label}（该组过大，无法再按类别细分）。"
+        if is_other:
+            return f"语料中没有共同类别可归的{dim}条目。"
+        if label.startswith("见于《"):
+            return f"{label[2:]}中各篇提到的{dim}。"
+        if label.startswith("《"):
+            return f"出现在{label}中的{dim}。"
+        return f"收入《{label}》的{dim}条目。"
+    if is_range:
+        return f"{label}: a group too large for one directory, cut by name."
+    if is_other:
+        return f"{dim.capitalize()} with no kind shared by enough pages to form a sub-dimension."
+    if label.startswith("in articles on "):
+        return f"{dim.capitalize()} without an article of their own, named {label}."
+    return f"{dim.capitalize()} whose articles define them as {label}."

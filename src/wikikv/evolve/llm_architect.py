@@ -96,7 +96,6 @@ def plan_from_answer(dim: DimView, answer: dict[str, Any], lang: str) -> Routing
         labels.append(label)
         for c in sorted(cats):
             plan.groups.setdefault(c, label)
-        plan.notes[label] = label
     return plan if len(labels) >= 2 else None
 
 

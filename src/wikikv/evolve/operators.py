@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
+from wikikv.evolve import categories
 from wikikv.evolve.cost import Weights, dim_terms
 from wikikv.evolve.layout import DimView, View, dir_path, route
 from wikikv.evolve.stats import AccessStats, rekey
@@ -57,8 +58,9 @@ class Proposal:
 LLMArchitect = Callable[[DimView, str], RoutingPlan | None]
 
 
-def _keys_chains(dim: DimView) -> tuple[list[str], dict[str, list[str]]]:
-    return [m.key for m in dim.members], {m.key: m.chain for m in dim.members}
+def _keys_chains(dim: DimView) -> tuple[list[str], dict[str, list[str]], dict[str, int]]:
+    starts = {m.key: categories.start_level(m.chain) for m in dim.members}
+    return [m.key for m in dim.members], {m.key: m.chain for m in dim.members}, starts
 
 
 def architect(
@@ -73,13 +75,13 @@ def architect(
     wide = [lab for lab, n in sizes.items() if n > judged or n > fanout]
     if not wide and not ranges:
         return []
-    keys, chains = _keys_chains(dim)
+    keys, chains, starts = _keys_chains(dim)
     lang = view.language
     out: list[Proposal] = []
     targets = sorted({dir_path(dim, lab) for lab in wide} | {dir_path(dim, r) for r in ranges})
     seen: set[bytes] = set()
     for cap in (int(fanout * ROUTE_FILL), *(max(2, int(fanout * f)) for f in SPLIT_CAPS)):
-        plan = plan_routing(keys, fanout, chains, dim.name, lang, cap=cap)
+        plan = plan_routing(keys, fanout, chains, dim.name, lang, cap=cap, starts=starts)
         _add(
             out,
             seen,
@@ -156,7 +158,11 @@ def merges(
                 other=plan.other,
                 groups={k: (merged if v in (a, b) else v) for k, v in plan.groups.items()},
                 cuts=dict(plan.cuts),
-                notes=dict(plan.notes),
+                notes={k: v for k, v in plan.notes.items() if k not in (a, b)},
+            )
+            # The merged directory's description joins the two it replaces.
+            new.notes[merged] = " ".join(
+                view.schema.describe_route(dim.name, x) for x in (a, b)
             )
             prop = Proposal("merge", dim.name, f"{pa} + {pb}", new, f"MI {mi:.3f} ≥ τ {tau}")
             prop.renames = {pa: dir_path(dim, merged), pb: dir_path(dim, merged)}

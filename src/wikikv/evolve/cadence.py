@@ -1,0 +1,28 @@
+"""The evolution cadence of builds (WikiKV paper §III-E): after every ``every`` ingested
+documents, one evolution pass. The count since the last pass is a system record, so it carries
+across build, add and update runs of the same kb."""
+
+from __future__ import annotations
+
+import msgspec
+
+from wikikv.evolve.commit import PassReport, evolve_pass
+from wikikv.store.backends.base import Put
+from wikikv.store.kb import KnowledgeBase
+
+INGESTED = "evolve/ingested"
+
+
+def after_ingest(kb: KnowledgeBase, analysed: int, every: int) -> PassReport | None:
+    """Count ``analysed`` documents; when ``every`` have arrived since the last pass, run one."""
+    if every <= 0 or analysed <= 0:
+        return None
+    key = kb.keys.system(INGESTED)
+    item = kb.backend.get(key)
+    count = (msgspec.msgpack.decode(item.value, type=int) if item is not None else 0) + analysed
+    if count < every:
+        kb.backend.batch([Put(key, msgspec.msgpack.encode(count))])
+        return None
+    report = evolve_pass(kb)
+    kb.backend.batch([Put(key, msgspec.msgpack.encode(0))])
+    return report
