@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from wikikv.evolve.categories import entity_chain, lead_category, modifier, plural
+from wikikv.evolve.categories import (
+    entity_chain,
+    lead_category,
+    modifier,
+    plural,
+    qualifier_category,
+)
 
 
 @pytest.mark.parametrize(
@@ -93,3 +99,17 @@ def test_chinese_chain_is_the_collection_or_the_work_a_character_appears_in() ->
     assert entity_chain(Ent("孔乙己", about=["k"]), docs, cats, "zh") == ["呐喊"]
     runtu = Ent("闰土", mentioned_in={"g": 3})
     assert entity_chain(runtu, docs, cats, "zh") == ["《故乡》", "见于《呐喊》"]
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("Hook (film)", "film"),
+        ("Bush (2004 band)", "band"),
+        ("Paris (Texas)", ""),
+        ("Lu Xun", ""),
+        ("Anna (born 1950)", ""),
+    ],
+)
+def test_a_title_qualifier_names_a_kind(title: str, kind: str) -> None:
+    assert qualifier_category(title) == kind

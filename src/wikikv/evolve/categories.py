@@ -227,7 +227,27 @@ def entity_chain(
         if cat:
             own = _specific(docs[doc_id].summary, plural(cat))
             break
+    if not own and ent.about:
+        qual = qualifier_category(docs[ent.about[0]].title)
+        if qual:
+            own = [plural(qual)]
     return own + _mentioned(ent, docs, cats)
+
+
+_QUALIFIER = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def qualifier_category(title: str) -> str:
+    """The kind a title's disambiguating qualifier names: "Hook (film)" → film, "Bush (2004
+    band)" → band; "" for a qualifier that names no kind ("Paris (Texas)", "(born 1950)")."""
+    m = _QUALIFIER.search(title)
+    if m is None:
+        return ""
+    words = m.group(1).split()
+    head = words[-1] if words else ""
+    if not head.isalpha() or not head.islower() or head in _NOT_HEAD or len(head) < 3:
+        return ""
+    return _FAMILY.get(head, head)
 
 
 def start_level(chain: Sequence[str]) -> int:

@@ -161,9 +161,7 @@ def merges(
                 notes={k: v for k, v in plan.notes.items() if k not in (a, b)},
             )
             # The merged directory's description joins the two it replaces.
-            new.notes[merged] = " ".join(
-                view.schema.describe_route(dim.name, x) for x in (a, b)
-            )
+            new.notes[merged] = " ".join(view.schema.describe_route(dim.name, x) for x in (a, b))
             prop = Proposal("merge", dim.name, f"{pa} + {pb}", new, f"MI {mi:.3f} ≥ τ {tau}")
             prop.renames = {pa: dir_path(dim, merged), pb: dir_path(dim, merged)}
             out.append(prop)
