@@ -122,12 +122,8 @@ async def kb_access(request: Request, kb: str, scope: str) -> Access:
     principal.check_kb(kb)
     principal.check_scope(scope)
     if app.config.kbs and kb not in app.config.kbs:
-        raise UnknownKB(kb, await usable_kbs(app, principal))
-    try:
-        found = await app.call(app.store.kb, kb)
-    except UnknownKB:
-        # The store's own message lists every kb: name only those this caller may use.
-        raise UnknownKB(kb, await usable_kbs(app, principal)) from None
+        raise UnknownKB(kb)  # names only the kb asked for, like the store's own error
+    found = await app.call(app.store.kb, kb)
     return Access(app, request, principal, found)
 
 
