@@ -4,7 +4,7 @@ a corpus salted with broken, oversized and mis-encoded files.
 Run: ``python -m wikikv.bench.reliability [--skip-6k] [--out bench-results/reliability.json]``.
 Prints two tables and writes the JSON.
 
-* **fsck** — wall time of a read-only fsck on the built 2Wiki-6k wiki (records and µs per record)
+* **fsck** — best-of-3 wall time of a read-only fsck on the built 2Wiki-6k wiki (records and µs per record)
   and on kbs holding one page with 2.5k, 5k, 10k and 20k aliases (µs per alias: flat = linear).
 * **salted build** — 200 clean documents (2WikiMultiHopQA passages as .md files) plus 5 % each of
   broken files (binary, empty, invalid bytes), oversized files (4.5 MB of text, over a page
@@ -27,7 +27,8 @@ from typing import Any
 
 from wikikv.compile.bench import shared_data
 from wikikv.config import StoreSettings
-from wikikv.store.fsck import fsck
+from wikikv.store.fsck import FsckReport, fsck
+from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta, FileRecord
 from wikikv.store.store import open_store
 
@@ -48,6 +49,19 @@ GERMAN = (
 CHINESE = "我家的后园有一株枣树，还有一株也是枣树。第{i}夜的天空，奇怪而高，我生平没有见过这样奇怪而高的天空。\n"
 
 
+def _timed_fsck(kb: KnowledgeBase, runs: int = 3) -> tuple[FsckReport, float]:
+    """fsck's report and its best wall time of ``runs`` (the machine is shared: the best run is
+    the one least disturbed by other processes)."""
+    best = float("inf")
+    report = None
+    for _ in range(runs):
+        t = time.perf_counter()
+        report = fsck(kb)
+        best = min(best, time.perf_counter() - t)
+    assert report is not None
+    return report, best
+
+
 def fsck_6k(tmp: Path) -> dict[str, Any]:
     """Build the 2Wiki-6k wiki (offline provider, with its search index) and time fsck on it."""
     from wikikv.compile.pipeline import Compiler
@@ -58,9 +72,7 @@ def fsck_6k(tmp: Path) -> dict[str, Any]:
         t = time.perf_counter()
         Compiler(kb).build(corpus)
         built = time.perf_counter() - t
-        t = time.perf_counter()
-        report = fsck(kb)
-        seconds = time.perf_counter() - t
+        report, seconds = _timed_fsck(kb)
     return {
         "kb": "2wiki-corpus-6k",
         "build_s": round(built, 1),
@@ -79,9 +91,7 @@ def fsck_aliases(tmp: Path, sizes: tuple[int, ...] = ALIAS_SIZES) -> list[dict[s
         with open_store(f"lmdb://{tmp / f'aliases{n}'}?sync=false", settings) as store:
             kb = store.create_kb("aliases")
             kb.put("/p", "one page", FileMeta(title="P", aliases=[f"alias {i}" for i in range(n)]))
-            t = time.perf_counter()
-            report = fsck(kb)
-            seconds = time.perf_counter() - t
+            report, seconds = _timed_fsck(kb)
         rows.append(
             {
                 "aliases": n,
