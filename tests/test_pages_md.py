@@ -63,7 +63,6 @@ def test_crlf_and_yaml_scalars() -> None:
         ("---\njust a string\n---\n", "must be a YAML mapping"),
         ("---\na: [\n---\n", "not valid YAML"),
         ("---\ntitle: x\n", "never closed"),
-        ("---\nauthor: me\n---\n", "unknown front matter field(s) author"),
         ("---\ntitle: [a, b]\n---\n", "'title' must be text"),
         ("---\ntags: solo\n---\n", "'tags' must be a list"),
         ("---\naliases: [{a: 1}]\n---\n", "'aliases' must be text"),
@@ -80,7 +79,10 @@ def test_bad_front_matter_is_refused(source: str, fragment: str) -> None:
 
 def test_empty_front_matter() -> None:
     assert pages_md.parse("---\n---\n\nbody") == ("body", FileMeta())
-    assert pages_md.render(page("body")) == "---\n---\n\nbody"
+    # A page without fields prints without an empty block, unless its body could be misread
+    # as front matter.
+    assert pages_md.render(page("body")) == "body"
+    assert pages_md.render(page("---\nx\n---\n")) == "---\n---\n\n---\nx\n---\n"
 
 
 def test_render_dir() -> None:
@@ -94,3 +96,28 @@ def test_render_dir() -> None:
 def test_wikilinks() -> None:
     text = "See [[Lu Xun]], [[鲁迅|Lu]], [[Lu Xun#Life]], [[ ]] and [[/people/Cai Yuanpei]]."
     assert pages_md.wikilinks(text) == ["Lu Xun", "鲁迅", "/people/Cai Yuanpei"]
+
+
+def test_unknown_fields_are_kept_not_refused() -> None:
+    text, meta = pages_md.parse("---\ntitle: T\ncreated: 2024-01-02\ncssclass: wide\n---\n\nbody")
+    assert text == "body"
+    assert meta.extra == {"created": "2024-01-02", "cssclass": "wide"}
+    out = pages_md.render(FileRecord(name="p", path="/p", text=text, meta=meta))
+    assert out == "---\ntitle: T\ncreated: '2024-01-02'\ncssclass: wide\n---\n\nbody"
+
+
+COMPILED = '---\ntype: people\ncreated: 2026-01-01\naliases: ["A"]\ntags: ["t"]\n---\n# X\n'
+
+
+def test_a_compiled_body_block_is_folded_into_one_block_and_put_back() -> None:
+    rec = page(COMPILED, title="X", aliases=["A"], tags=["t"], kind="entity", compiled_by="c")
+    out = pages_md.render(rec)
+    assert out == "---\ntitle: X\naliases: [A]\ntags: [t]\ntype: entity\n---\n\n# X\n"
+    text, meta = pages_md.page_for_put(out, rec, "ann")
+    assert text == COMPILED  # the body block comes back byte for byte
+    assert meta.edited_by == ""  # nothing changed: not a hand edit
+    edited = out.replace("aliases: [A]", "aliases: [A, B]").replace("# X", "# X!")
+    text, meta = pages_md.page_for_put(edited, rec, "ann", owned_sig=lambda t: "sig")
+    assert text.startswith("---\ntype: people\ncreated: 2026-01-01\naliases: [A, B]\n")
+    assert text.endswith("# X!\n")
+    assert (meta.edited_by, meta.compiled_sig, meta.compiled_by) == ("ann", "sig", "c")

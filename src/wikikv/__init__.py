@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from wikikv.errors import (
     AccessDenied,
     AlreadyExists,
+    AmbiguousName,
     BackendError,
     BackendUnavailable,
     BenchProcessError,
@@ -47,6 +48,7 @@ from wikikv.errors import (
     ReviewDecided,
     SigningKeyError,
     SimulatedCrash,
+    StoreNotFound,
     TooManyAliases,
     Unauthenticated,
     UnknownKB,
@@ -72,6 +74,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 __all__ = [
     "AccessDenied",
     "AlreadyExists",
+    "AmbiguousName",
     "BackendError",
     "BackendUnavailable",
     "BenchProcessError",
@@ -113,6 +116,7 @@ __all__ = [
     "SigningKeyError",
     "SimulatedCrash",
     "Store",
+    "StoreNotFound",
     "TooManyAliases",
     "Unauthenticated",
     "UnknownKB",

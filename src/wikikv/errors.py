@@ -10,7 +10,9 @@ Hierarchy::
     │   └── TooManyAliases                  a page has more aliases than the bound
     ├── CorruptRecord                       stored bytes do not decode
     ├── NotFound (KeyError)                 no record at a path
-    │   └── UnknownKB                       the kb does not exist
+    │   ├── UnknownKB                       the kb does not exist
+    │   └── StoreNotFound                   no store at a URL (commands other than init/build)
+    ├── AmbiguousName                       a page name or alias names several pages
     ├── KBExists                            create_kb on a kb that exists
     ├── NotADirectory / IsADirectory        the operation needs the other kind of node
     ├── DirectoryNotEmpty                   delete of a directory that still has children
@@ -111,6 +113,18 @@ class UnknownKB(NotFound):
         # Names only the kb asked for: over a shared interface, other kbs are other tenants'.
         self.kb = kb
         super().__init__(f"unknown kb {kb!r} (run `wikikv init` to create it)")
+
+
+class StoreNotFound(NotFound):
+    """No WikiKV store at a URL that was to be opened, not created."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        super().__init__(f"no store at {url}; create it with `wikikv init --store {url}`")
+
+
+class AmbiguousName(WikiKVError):
+    """A page name or alias given instead of a path names several pages."""
 
 
 class KBExists(WikiKVError):

@@ -207,7 +207,7 @@ def test_unknown_kb_is_one_clean_line(store_url: str, kb_with_page: Path) -> Non
     assert_clean_error(cli(store_url, "ls", kb="missing"), "unknown kb 'missing'")
 
 
-@pytest.mark.parametrize("path", ["relative", "/a//b", "/a/../b", "/a\x00b", "/" + "x" * 300])
+@pytest.mark.parametrize("path", ["/a//b", "/a/../b", "/a\x00b", "/" + "x" * 300])
 def test_invalid_path_is_one_clean_line(store_url: str, kb_with_page: Path, path: str) -> None:
     assert_clean_error(cli(store_url, "get", path), "invalid path")
 
@@ -230,7 +230,6 @@ def test_non_utf8_file_is_refused(store_url: str, kb_with_page: Path, tmp_path: 
     [
         ("---\n- a\n- b\n---\ntext", "must be a YAML mapping"),
         ("---\ntitle: [unclosed\n---\ntext", "not valid YAML"),
-        ("---\ncolour: red\n---\ntext", "unknown front matter field"),
         ("---\ntitle: x\n", "never closed"),
     ],
 )

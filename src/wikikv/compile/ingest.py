@@ -38,8 +38,9 @@ _BLOCK_TAG = re.compile(r"</?(p|div|br|h[1-6]|li|tr|section|article|blockquote)\
 
 @dataclass
 class Document:
-    """One cleaned document. ``id`` is stable (the corpus's own id, else the relative path
-    without extension); ``group`` is the folder for folder corpora ('' otherwise)."""
+    """One cleaned document. ``id`` is stable (the corpus's own id, else the path relative to
+    the corpus root without extension — see :func:`read_corpus`); ``group`` is the folder for
+    folder corpora ('' otherwise)."""
 
     id: str
     title: str
@@ -201,7 +202,28 @@ def make_document(
     )
 
 
-def _from_file(path: Path, root: Path) -> Document:
+def file_id(path: Path, root: Path | None, id_prefix: str = "") -> str:
+    """The document id of a file: its path relative to ``root`` without extension (a single
+    file given alone: relative to the current directory, or its absolute path when outside
+    it), under ``id_prefix`` when one is given (then a single file is ``prefix/stem``)."""
+    if root is None:
+        if id_prefix:
+            rel = Path(path.stem)
+        else:
+            full = path.resolve()
+            try:
+                rel = full.relative_to(Path.cwd().resolve())
+            except ValueError:
+                rel = full.relative_to(full.anchor)
+            rel = rel.with_suffix("")
+    else:
+        rel = path.relative_to(root).with_suffix("")
+    doc_id = rel.as_posix()
+    prefix = id_prefix.strip("/")
+    return f"{prefix}/{doc_id}" if prefix else doc_id
+
+
+def _from_file(path: Path, root: Path | None, id_prefix: str = "") -> Document:
     source = str(path)
     size = path.stat().st_size
     if size > MAX_DOC_BYTES:
@@ -209,8 +231,8 @@ def _from_file(path: Path, root: Path) -> Document:
     data = path.read_bytes()
     decoded = decode_text(data, source)
     text = decoded.text
-    rel = path.relative_to(root).with_suffix("")
-    doc_id = rel.as_posix()
+    doc_id = file_id(path, root, id_prefix)
+    rel = path.relative_to(root).with_suffix("") if root is not None else Path(path.stem)
     group = rel.parent.as_posix() if rel.parent.as_posix() != "." else ""
     title = path.stem
     if path.suffix.lower() in (".html", ".htm"):
@@ -251,7 +273,7 @@ def _records(path: Path, out: IngestResult) -> Iterator[tuple[str, dict[str, obj
         yield f"{path}:{n}", row if isinstance(row, dict) else {"__bad__": True}
 
 
-def _from_records(path: Path, out: IngestResult) -> None:
+def _from_records(path: Path, out: IngestResult, id_prefix: str = "") -> None:
     try:
         rows = list(_records(path, out))
     except CorpusError as exc:  # a whole file the detector refuses: reported, the rest goes on
@@ -270,6 +292,8 @@ def _from_records(path: Path, out: IngestResult) -> None:
         title = row.get("title")
         raw_id = row.get("id")
         doc_id = str(raw_id) if raw_id not in (None, "") else f"{path.stem}-{i:06d}"
+        if id_prefix.strip("/"):
+            doc_id = f"{id_prefix.strip('/')}/{doc_id}"
         title_s = title if isinstance(title, str) else ""
         doc = make_document(doc_id, title_s, text, fingerprint(title_s, text), "", where)
         if not doc.text.strip():
@@ -278,35 +302,41 @@ def _from_records(path: Path, out: IngestResult) -> None:
         out.documents.append(doc)
 
 
-def read_corpus(source: str | Path) -> IngestResult:
-    """Read a folder (recursive), a JSONL file or a JSON array file."""
+def read_corpus(source: str | Path, id_prefix: str = "") -> IngestResult:
+    """Read a folder (recursive), a JSONL file or a JSON array file.
+
+    Document ids: a folder's files get their path relative to the folder, without extension
+    (``呐喊/狂人日记``); a single file its path relative to the current directory; JSONL rows
+    their own ``id``. ``id_prefix`` puts them under a prefix (a single file: ``prefix/stem``).
+    The same file gets the same id on every run; two files that would get one id are refused
+    (:class:`~wikikv.errors.CorpusError` naming both)."""
     path = Path(source)
     out = IngestResult()
     if not path.exists():
         raise CorpusError(f"corpus {source} does not exist")
     if path.is_file():
         if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
-            _from_records(path, out)
+            _from_records(path, out, id_prefix)
         else:
             out.read += 1
             try:
-                out.documents.append(_from_file(path, path.parent))
+                out.documents.append(_from_file(path, None, id_prefix))
             except (CorpusError, OSError) as exc:
                 out.issues.append(IngestIssue(str(path), str(exc)))
         return _with_encodings(out)
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
         suffix = file.suffix.lower()
         if suffix in (".jsonl", ".ndjson"):
-            _from_records(file, out)
+            _from_records(file, out, id_prefix)
             continue
         if suffix not in TEXT_SUFFIXES or file.name.upper() in ("SOURCE.MD", "README.MD"):
             continue
         out.read += 1
         try:
-            out.documents.append(_from_file(file, path))
+            out.documents.append(_from_file(file, path, id_prefix))
         except (CorpusError, OSError) as exc:
             out.issues.append(IngestIssue(str(file), str(exc).split(": ", 1)[-1]))
-    _check_unique(out)
+    check_unique(out)
     return _with_encodings(out)
 
 
@@ -315,13 +345,38 @@ def _with_encodings(out: IngestResult) -> IngestResult:
     return out
 
 
-def _check_unique(out: IngestResult) -> None:
-    seen: set[str] = set()
+def read_corpora(sources: list[str | Path], id_prefix: str = "") -> IngestResult:
+    """Several corpora (files and folders) read as one, ids checked unique across them."""
+    out = IngestResult()
+    for source in sources:
+        part = read_corpus(source, id_prefix)
+        out.documents += part.documents
+        out.issues += part.issues
+        out.encodings += part.encodings
+        out.read += part.read
+    check_unique(out)
+    return out
+
+
+def _is_file_origin(origin: str) -> bool:
+    return bool(origin) and not origin.endswith("]") and ":" not in Path(origin).name
+
+
+def check_unique(out: IngestResult) -> None:
+    """Refuse two files that map to one document id (naming both); a repeated id inside a
+    JSONL corpus is reported and the later record skipped."""
+    seen: dict[str, Document] = {}
     kept: list[Document] = []
     for doc in out.documents:
-        if doc.id in seen:
+        first = seen.get(doc.id)
+        if first is not None:
+            if _is_file_origin(first.origin) and _is_file_origin(doc.origin):
+                raise CorpusError(
+                    f"{first.origin} and {doc.origin} would both be document {doc.id!r}; "
+                    "rename one, or add them separately with --id-prefix"
+                )
             out.issues.append(IngestIssue(doc.origin, f"duplicate document id {doc.id!r}"))
             continue
-        seen.add(doc.id)
+        seen[doc.id] = doc
         kept.append(doc)
     out.documents = kept

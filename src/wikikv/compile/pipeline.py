@@ -28,12 +28,18 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from wikikv.compile import state
+from wikikv.compile import handedits, state
 from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.entities import ALIAS_KIND
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.incremental import affected_keys
-from wikikv.compile.ingest import Document, IngestIssue, drop_oversized, read_corpus
+from wikikv.compile.ingest import (
+    Document,
+    IngestIssue,
+    drop_oversized,
+    read_corpora,
+    read_corpus,
+)
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
 from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, desired_nodes
@@ -43,6 +49,7 @@ from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import basename
 from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
@@ -108,6 +115,9 @@ class CompileReport:
     deleted: int = 0
     resumed: bool = False
     restored: int = 0  # pages found deleted by hand (outside the build) and written again
+    # Pages people edited that this job met: merged (compiler's facts merged into the person's
+    # page), kept (left as the person wrote it, review item filed), taken (review accepted).
+    hand_edits: dict[str, int] = field(default_factory=dict)
     llm: dict[str, Any] = field(default_factory=dict)
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
@@ -118,6 +128,45 @@ class CompileReport:
         out["issues"] = [{"source": i.source, "reason": i.reason} for i in self.issues]
         out["encodings"] = [{"source": i.source, "reason": i.reason} for i in self.encodings]
         return out
+
+
+@dataclass
+class BuildPlan:
+    """What a build would change (:meth:`Compiler.plan`): document ids to add, update and
+    remove; entity pages left without sources (removed with them); every node that goes
+    (``nodes``: articles, digests and those pages); links from staying pages into them."""
+
+    add: list[str] = field(default_factory=list)
+    update: list[str] = field(default_factory=list)
+    remove: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    pages: list[str] = field(default_factory=list)
+    nodes: int = 0
+    dangling: int = 0
+    hand_edited: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def summary(self) -> str:
+        lines = [
+            f"plan: {len(self.add)} to add, {len(self.update)} to update, "
+            f"{len(self.remove)} to remove, {self.unchanged} unchanged"
+        ]
+        if self.remove:
+            lines.append(
+                f"  removing takes {self.nodes} nodes: {len(self.remove)} articles and their "
+                f"digests, {len(self.pages)} pages left without sources; "
+                f"{self.dangling} links to them from other pages go too"
+            )
+            shown = ", ".join(self.remove[:8]) + (" ..." if len(self.remove) > 8 else "")
+            lines.append(f"  documents removed: {shown}")
+            if self.hand_edited:
+                lines.append(
+                    f"  {len(self.hand_edited)} of those pages were edited by hand: they are "
+                    "kept (and a review item filed)"
+                )
+        return "\n".join(lines)
 
 
 class _Writer:
@@ -198,26 +247,88 @@ class Compiler:
         self.progress = progress or (lambda phase, done, total: None)
 
     # ------------------------------------------------------------------ entry points
-    def build(self, corpus: str | Path) -> CompileReport:
-        """Make the kb reflect ``corpus``: new and changed documents compiled, documents no
-        longer in it removed, unchanged ones skipped. Resumes a killed build."""
-        ingest = read_corpus(corpus)
+    def build(
+        self, corpus: str | Path, *, sync: bool = False, id_prefix: str = ""
+    ) -> CompileReport:
+        """Compile ``corpus`` into the kb: new and changed documents compiled, unchanged ones
+        skipped. Documents of the kb that are not in ``corpus`` are kept unless ``sync`` (then
+        removed: see :meth:`plan` for what that takes with it). Resumes a killed build."""
+        ingest = read_corpus(corpus, id_prefix)
         report = CompileReport(job="build", read=ingest.read, issues=ingest.issues)
         report.encodings = ingest.encodings
         kept = self._filter(ingest.documents, report)
-        known = set(state.load_docs(self.kb))
-        gone = known - {d.id for d in kept}
+        gone: set[str] = set()
+        if sync:
+            known = set(state.load_docs(self.kb))
+            gone = known - {d.id for d in kept}
         return self.sync(kept, gone, report)
 
-    def add(self, corpus: str | Path | Sequence[Document]) -> CompileReport:
-        """Add (or update) documents without touching the others."""
+    def plan(
+        self, corpus: str | Path | Sequence[str | Path], *, sync: bool = False, id_prefix: str = ""
+    ) -> BuildPlan:
+        """What a build (``sync``: a build that also removes documents absent from ``corpus``)
+        would do, without writing: documents to add, update and remove, the pages left without
+        any source, and the links from other pages into those that would dangle."""
+        if isinstance(corpus, (str, Path)):
+            ingest = read_corpus(corpus, id_prefix)
+        else:
+            ingest = read_corpora(list(corpus), id_prefix)
+        docs = filter_documents(ingest.documents).kept
+        stored = state.load_docs(self.kb)
+        plan = BuildPlan(
+            add=sorted(d.id for d in docs if d.id not in stored),
+            update=sorted(
+                d.id for d in docs if d.id in stored and stored[d.id].fingerprint != d.fingerprint
+            ),
+            unchanged=sum(
+                1 for d in docs if d.id in stored and stored[d.id].fingerprint == d.fingerprint
+            ),
+        )
+        if sync:
+            plan.remove = sorted(set(stored) - {d.id for d in docs})
+        if plan.remove:
+            self._plan_removal(plan)
+        return plan
+
+    def _plan_removal(self, plan: BuildPlan) -> None:
+        from wikikv.compile.model import digest_path
+
+        removed = {article_path(i) for i in plan.remove}
+        going = removed | {digest_path(i) for i in plan.remove}
+        pages = [p for p in self.kb.prefix("/") if not p.startswith("/sources/")]
+        records: dict[str, FileRecord] = {}
+        for i in range(0, len(pages), 500):
+            chunk = pages[i : i + 500]
+            records.update(
+                (path, rec)
+                for path, rec in zip(chunk, self.kb.get_many(chunk), strict=True)
+                if isinstance(rec, FileRecord)
+            )
+        orphans = {
+            p for p, r in records.items() if r.meta.sources and set(r.meta.sources) <= removed
+        }
+        plan.pages = sorted(orphans)
+        going |= orphans
+        plan.nodes = len(going)
+        plan.dangling = sum(
+            1 for p, r in records.items() if p not in going for t in r.meta.links if t in going
+        )
+        plan.hand_edited = sorted(p for p in orphans if records[p].meta.edited_by)
+
+    def add(
+        self, corpus: str | Path | Sequence[Document] | Sequence[str | Path], id_prefix: str = ""
+    ) -> CompileReport:
+        """Add (or update) documents without touching the others; ``corpus`` is a folder, a
+        file, several of them, or Document objects."""
         report = CompileReport(job="add")
-        docs = self._read(corpus, report)
+        docs = self._read(corpus, report, id_prefix)
         return self.sync(self._filter(docs, report), set(), report)
 
-    def update(self, corpus: str | Path | Sequence[Document]) -> CompileReport:
+    def update(
+        self, corpus: str | Path | Sequence[Document] | Sequence[str | Path], id_prefix: str = ""
+    ) -> CompileReport:
         """Recompile the documents whose content changed (same as :meth:`add`)."""
-        report = self.add(corpus)
+        report = self.add(corpus, id_prefix)
         report.job = "update"
         return report
 
@@ -234,15 +345,22 @@ class Compiler:
 
     # ------------------------------------------------------------------ helpers
     def _read(
-        self, corpus: str | Path | Sequence[Document], report: CompileReport
+        self,
+        corpus: str | Path | Sequence[Document] | Sequence[str | Path],
+        report: CompileReport,
+        id_prefix: str = "",
     ) -> list[Document]:
         if isinstance(corpus, (str, Path)):
-            ingest = read_corpus(corpus)
-            report.read, report.issues = ingest.read, ingest.issues
-            report.encodings = ingest.encodings
-            return ingest.documents
-        report.read = len(corpus)
-        return list(corpus)
+            ingest = read_corpus(corpus, id_prefix)
+        elif corpus and all(isinstance(c, (str, Path)) for c in corpus):
+            ingest = read_corpora([c for c in corpus if isinstance(c, (str, Path))], id_prefix)
+        else:
+            docs = [d for d in corpus if isinstance(d, Document)]
+            report.read = len(docs)
+            return docs
+        report.read, report.issues = ingest.read, ingest.issues
+        report.encodings = ingest.encodings
+        return ingest.documents
 
     def _filter(self, docs: list[Document], report: CompileReport) -> list[Document]:
         docs, oversized = drop_oversized(docs, self.kb.settings.max_record_bytes)
@@ -427,8 +545,15 @@ class Compiler:
         loaded = _load_texts(self.kb, need - set(texts))
         loaded.update(texts)
         n = 0
+        edited = handedits.edited_paths(self.kb)
+        hand = _HandEdits(self.kb, report) if edited else None
         for path in todo_files:
             text, meta = want.render(path, loaded)
+            if hand is not None and path in edited:
+                merged = hand.merge(path, text, meta, want.sigs[path])
+                if merged is None:
+                    continue  # left as the person wrote it; a review item says why
+                text, meta = merged
             writer.put(path, text, meta)
             pages.sigs[path] = want.sigs[path]
             n += 1
@@ -440,6 +565,10 @@ class Compiler:
         writer.flush()
         for path in stale:  # pages nothing produces any more
             if pages.sigs[path].startswith("d:"):
+                continue
+            if hand is not None and path in edited:
+                hand.keep_orphan(path)  # a person's page outlives its sources: theirs now
+                pages.sigs.pop(path, None)
                 continue
             try:
                 self.kb.delete(path)
@@ -500,6 +629,56 @@ class Compiler:
         report.pages = len(model.entities) + 2 * len(docs)
         report.links = sum(len(e.links) for e in model.entities.values())
         report.facts = sum(len(e.facts) for e in model.entities.values())
+
+
+class _HandEdits:
+    """Phase B's view of the pages people edited (see :mod:`wikikv.compile.handedits`)."""
+
+    def __init__(self, kb: KnowledgeBase, report: CompileReport) -> None:
+        self.kb = kb
+        self.report = report
+        self.queue = ReviewQueue(kb)
+
+    def merge(self, path: str, text: str, meta: FileMeta, sig: str) -> tuple[str, FileMeta] | None:
+        """What to write over the hand-edited page at ``path`` (the compiler's version merged
+        into the person's), or None to leave it (a review item is filed)."""
+        cur = self.kb.get(path, follow_redirects=False)
+        if not isinstance(cur, FileRecord) or not cur.meta.edited_by:
+            return text, meta
+        reason = "the compiler's update could not be merged into a page edited by hand"
+        key = item_key(HAND_EDIT, path, reason + sig)
+        decided = self.queue.get(key)
+        if decided is not None and decided.status == "accepted":
+            handedits.unmark_edited(self.kb, {path})
+            self.report.hand_edits["taken"] = self.report.hand_edits.get("taken", 0) + 1
+            return text, meta
+        merged = handedits.merge(cur.text, cur.meta, text, meta)
+        if merged is not None:
+            self.report.hand_edits["merged"] = self.report.hand_edits.get("merged", 0) + 1
+            return merged
+        self.queue.file(
+            HAND_EDIT,
+            path,
+            reason,
+            {
+                "edited_by": cur.meta.edited_by,
+                "why": "the person changed sections the compiler writes (facts, links, sources)",
+                "accept": "the next build writes the compiler's version over the person's",
+                "reject": "the person's page stays as it is",
+            },
+            key=key,
+        )
+        self.report.hand_edits["kept"] = self.report.hand_edits.get("kept", 0) + 1
+        return None
+
+    def keep_orphan(self, path: str) -> None:
+        self.queue.file(
+            HAND_EDIT,
+            path,
+            "the compiler no longer produces this page (its sources are gone); it was kept "
+            "because a person edited it",
+        )
+        self.report.hand_edits["kept"] = self.report.hand_edits.get("kept", 0) + 1
 
 
 def _load_texts(kb: KnowledgeBase, ids: set[str]) -> dict[str, str]:

@@ -17,14 +17,17 @@ import click
 import yaml
 
 from wikikv import __version__, pages_md
-from wikikv.errors import NotFound
+from wikikv.errors import ConflictError, DirectoryNotEmpty, NotFound
 from wikikv.interfaces.common import (
     WikiKVGroup,
+    confirm_or_abort,
+    dangling_links,
     emit,
     fail,
     json_option,
     open_cli_store,
     open_kb,
+    resolve_page,
     store_option,
     store_options,
     to_builtins,
@@ -52,7 +55,7 @@ def init(store_url: str, kb_name: str, as_json: bool) -> None:
 
     Example: wikikv init --store ./wikikv-data --kb notes
     """
-    store = open_cli_store(store_url)
+    store = open_cli_store(store_url, create=True)
     created = not store.has_kb(kb_name)
     store.create_kb(kb_name, exist_ok=True)
     result = {"store": store.backend.describe(), "kb": kb_name, "created": created}
@@ -68,11 +71,76 @@ def backup(store_url: str, kb_name: str, as_json: bool, dest: str) -> None:
     """Write a consistent, compacted copy of the whole store (every kb, whatever --kb says) to
     an empty directory DEST, safe while readers and writers run.
 
-    Example: wikikv backup /tmp/wikikv-backup
+    Example: wikikv backup ./wikikv-backup
     """
     store = open_cli_store(store_url)
     path = store.backup(dest)
     emit({"backup": str(path)}, as_json, f"Backed up {store.backend.describe()} to {path}")
+
+
+@main.command(short_help="List the kbs of a store, or drop one.")
+@store_options
+@json_option
+@click.option("--drop", is_flag=True, help="Delete the kb named by --kb, entirely.")
+@click.option("-y", "--yes", is_flag=True, help="With --drop: do not ask first.")
+def kbs(store_url: str, kb_name: str, as_json: bool, drop: bool, yes: bool) -> None:
+    """List the kbs in the store with their node and document counts; with --drop, delete the
+    kb named by --kb and everything in it (asks first unless --yes).
+
+    \b
+    Example:
+      wikikv init --kb scratch
+      wikikv kbs
+      wikikv kbs --drop --kb scratch --yes
+    """
+    store = open_cli_store(store_url)
+    if drop:
+        kb = store.kb(kb_name)
+        paths = sum(1 for _ in kb.prefix("/"))
+        confirm_or_abort(f"drop kb {kb_name!r} and its {paths} node(s)? This cannot be undone", yes)
+        keys = store.drop_kb(kb_name)
+        emit({"dropped": kb_name, "keys": keys}, as_json, f"Dropped kb {kb_name!r} ({keys} keys)")
+        return
+    from wikikv.compile import state
+
+    rows = []
+    for name in store.kbs():
+        kb = store.kb(name)
+        rows.append(
+            {
+                "kb": name,
+                "nodes": sum(1 for _ in kb.prefix("/")),
+                "documents": len(state.load_docs(kb)),
+            }
+        )
+    emit(
+        rows,
+        as_json,
+        "\n".join(f"{r['kb']}\t{r['nodes']} nodes\t{r['documents']} documents" for r in rows)
+        or "(no kbs; create one with `wikikv init --kb NAME`)",
+    )
+
+
+@main.command(short_help="List a kb's source documents with their ids.")
+@store_options
+@json_option
+@click.option("--prefix", "id_prefix", default="", help="Only ids starting with this.")
+def docs(store_url: str, kb_name: str, as_json: bool, id_prefix: str) -> None:
+    """List the kb's source documents: id, title, language and article path. Use an id with
+    `wikikv get ID`, `wikikv remove ID`.
+
+    Example: wikikv docs --kb demo
+    """
+    from wikikv.compile import state
+    from wikikv.compile.model import article_path
+
+    kb = open_kb(store_url, kb_name)
+    rows = [
+        {"id": d.id, "title": d.title, "lang": d.lang, "path": article_path(d.id)}
+        for d in sorted(state.load_docs(kb).values(), key=lambda d: d.id)
+        if d.id.startswith(id_prefix)
+    ]
+    emit(rows, as_json, "\n".join(f"{r['id']}\t{r['title']}\t{r['lang']}" for r in rows))
 
 
 # ----------------------------------------------------------------------------- reads
@@ -121,11 +189,17 @@ def ls(
 @json_option
 @click.argument("path")
 def get(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
-    """Print the page at PATH as Markdown with YAML front matter (the record with --json).
+    """Print the page at PATH as Markdown with one YAML front-matter block (the record with
+    --json). PATH may also be a page name or alias, or a source document's id.
 
-    Example: wikikv get "/people/Lu Xun" --kb demo
+    \b
+    Example:
+      wikikv get "/people/Lu Xun" --kb demo
+      wikikv get 鲁迅 --kb demo
+      wikikv get "en/Lu Xun" --kb demo
     """
     kb = open_kb(store_url, kb_name)
+    path = resolve_page(kb, path)
     rec = kb.get(path)
     if rec is None:
         raise NotFound(f"no page or directory at {kb.norm(path)!r} in kb {kb_name!r}")
@@ -207,16 +281,31 @@ def put(
     store_url: str, kb_name: str, as_json: bool, path: str, file: BinaryIO, expect: int | None
 ) -> None:
     """Write the page at PATH from FILE, Markdown with YAML front matter (title, aliases, tags,
-    summary, sources, type); FILE '-' reads stdin.
+    summary, sources, type; other fields are kept as given); FILE '-' reads stdin. What `get`
+    printed can be edited and put back: links and compiler metadata are kept, and the page is
+    marked as edited by hand so later builds merge into it instead of overwriting it.
 
-    Example: wikikv put "/people/Lu Xun" lu-xun.md --kb notes
+    \b
+    Example:
+      wikikv get "/people/Lu Xun" --kb demo > lu.md
+      wikikv put "/people/Lu Xun" lu.md --kb demo
     """
+    from wikikv.compile import handedits
+
     name = str(getattr(file, "name", "-"))
     origin = "stdin" if name in ("-", "<stdin>") else name
-    text = text_from_bytes(file.read(), origin)
-    body, meta = pages_md.parse(text, origin)
+    source = text_from_bytes(file.read(), origin)
+    pages_md.parse(source, origin)  # refuse bad front matter before opening anything
     kb = open_kb(store_url, kb_name)
-    rec = kb.put(path, body, meta, expect=ANY if expect is None else expect)
+    p = kb.norm(path)
+    cur = kb.get(p, follow_redirects=False)
+    current = cur if isinstance(cur, FileRecord) else None
+    if expect is not None and expect != (cur.version if cur is not None else 0):
+        raise ConflictError(p, expect, cur.version if cur is not None else 0)
+    body, meta = pages_md.page_for_put(source, current, kb.actor, origin, handedits.owned_sig)
+    rec = kb.put(p, body, meta, expect=ANY if expect is None else expect)
+    if meta.edited_by and meta.edited_at != (current.meta.edited_at if current else None):
+        handedits.mark_edited(kb, rec.path)
     reindex(kb, [], [rec.path])
     emit(
         {"path": rec.path, "version": rec.version},
@@ -230,14 +319,36 @@ def put(
 @json_option
 @click.argument("path")
 @click.option("-r", "--recursive", is_flag=True, help="Delete a directory and everything in it.")
-def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool) -> None:
-    """Delete the page or directory at PATH (a non-empty directory needs -r).
+@click.option("-y", "--yes", is_flag=True, help="Do not ask before leaving links dangling.")
+def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool, yes: bool) -> None:
+    """Delete the page or directory at PATH (a non-empty directory needs -r). When pages
+    elsewhere link into what is deleted, says how many links will dangle and asks first
+    (unless --yes).
 
-    Example: wikikv rm -r /drafts --kb notes
+    \b
+    Example:
+      wikikv rm "/people/John Watson" --kb demo --yes
+      wikikv rm -r /topics --kb demo --yes
     """
     kb = open_kb(store_url, kb_name)
     p = kb.norm(path)
+    rec = kb.get(p, follow_redirects=False)
+    if rec is None:
+        raise NotFound(f"no page or directory at {p!r} in kb {kb_name!r}")
+    if isinstance(rec, DirRecord) and not recursive and len(kb.ls_all(p)):
+        raise DirectoryNotEmpty(
+            f"{p!r} is a directory with {len(kb.ls_all(p))} children; delete it and them "
+            f"with `wikikv rm -r {p}`"
+        )
     gone = subtree(kb, p)
+    dangling = dangling_links(kb, set(gone))
+    if dangling:
+        pages = len({src for src, _ in dangling})
+        confirm_or_abort(
+            f"{len(dangling)} link(s) from {pages} other page(s) point into {p} and will "
+            f"dangle; delete {len(gone)} node(s)?",
+            yes,
+        )
     kb.delete(p, recursive=recursive)
     reindex(kb, gone, [])
     emit({"deleted": p}, as_json, f"Deleted {p}")
@@ -252,7 +363,7 @@ def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool) 
 def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redirect: bool) -> None:
     """Move the page or directory SRC to DST, leaving redirects so old links keep working.
 
-    Example: wikikv mv "/people/Lu Xun" "/writers/Lu Xun" --kb notes
+    Example: wikikv mv "/people/John Watson" "/characters/John Watson" --kb demo
     """
     kb = open_kb(store_url, kb_name)
     s, d = kb.norm(src), kb.norm(dst)

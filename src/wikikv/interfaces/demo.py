@@ -125,7 +125,7 @@ def compile_sample(kb: KnowledgeBase) -> CompileReport:
 
 
 def run_demo(store_url: str, kb_name: str, as_json: bool) -> None:
-    store = open_cli_store(store_url)
+    store = open_cli_store(store_url, create=True)
     if store.has_kb(kb_name):
         store.drop_kb(kb_name)
     kb = store.create_kb(kb_name)

@@ -186,11 +186,17 @@ class OpenAICompatProvider:
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> OpenAICompatProvider:
-        """A provider configured by ``WIKIKV_LLM_BASE_URL`` and ``WIKIKV_LLM_MODEL``."""
+        """A provider configured by ``WIKIKV_LLM_BASE_URL`` and ``WIKIKV_LLM_MODEL``
+        (``WIKIKV_LLM_MAX_RETRIES``: transport retries, default 4)."""
         base = os.environ.get("WIKIKV_LLM_BASE_URL")
         model = os.environ.get("WIKIKV_LLM_MODEL")
         if not base or not model:
             raise ConfigError("set WIKIKV_LLM_BASE_URL and WIKIKV_LLM_MODEL to use the LLM mode")
+        retries = os.environ.get("WIKIKV_LLM_MAX_RETRIES")
+        if retries is not None and "max_retries" not in kwargs:
+            if not retries.isdigit():
+                raise ConfigError(f"WIKIKV_LLM_MAX_RETRIES={retries!r} is not a whole number")
+            kwargs["max_retries"] = int(retries)
         return cls(base, model, **kwargs)
 
     # --- lifecycle and accounting ----------------------------------------------------------

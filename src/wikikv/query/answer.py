@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikikv.errors import LLMError, LLMOutputError
+from wikikv.errors import LLMOutputError
 from wikikv.evolve.stats import query_scope
 from wikikv.llm.jsonschema_lite import validate
 from wikikv.llm.prompts import (
@@ -124,7 +124,7 @@ def llm_agrees(provider: object, question: str, page: FileRecord) -> tuple[bool,
     request = build_request("route", [body], [page.path], context={"query": question})
     try:
         data, usage = complete(request)
-    except LLMError:
+    except LLMOutputError:
         return False, 0  # no confirmation: fall through to the full answer path
     return bool(data.get("answers_question")), usage.total_tokens
 
@@ -309,7 +309,9 @@ def _ask(
     agent = _Agent(kb, provider, question)
     try:
         final, why = agent.run()
-    except LLMError as exc:
+    except LLMOutputError as exc:
+        # A malformed answer falls back to nav's evidence; an unreachable provider (a transport
+        # LLMError) propagates: the command fails rather than passing evidence off as an answer.
         final, why = None, f"LLM failed: {exc}"
     agent.tokens += vote_tokens
     if final is None:

@@ -8,7 +8,7 @@ version beside the bytes; ``meta.version`` mirrors it and is the compare-and-swa
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -44,6 +44,15 @@ class FileMeta(msgspec.Struct, omit_defaults=True):
     prompt_version: str = ""
     fingerprint: str = ""
     links: list[str] = msgspec.field(default_factory=list)
+    # Hand edits (issue 13): who last changed the page by hand (put, the HTTP API) and when;
+    # empty when only the compiler wrote it. The compiler merges into such a page, never over it.
+    edited_by: str = ""
+    edited_at: float = 0.0
+    # Hash of the compiler-owned sections as the compiler last wrote them (set when a person
+    # first edits the page): tells the merge whether the person changed those sections too.
+    compiled_sig: str = ""
+    # Front-matter fields WikiKV has no field for (Obsidian's ``created``, ...), kept as given.
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class RedirectMeta(msgspec.Struct, omit_defaults=True):

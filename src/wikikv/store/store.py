@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 
 from wikikv.config import CacheSettings, StoreSettings
-from wikikv.errors import ConfigError, FormatError, KBExists, UnknownKB
+from wikikv.errors import ConfigError, FormatError, KBExists, StoreNotFound, UnknownKB
 from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Delete, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase
@@ -191,14 +191,46 @@ class Store:
         self.close()
 
 
+def _lmdb_dir(url: str) -> Path | None:
+    """The directory of an LMDB store URL (a bare path or ``lmdb://``), else None."""
+    if "://" not in url:
+        return Path(url.split("?", 1)[0])
+    if url.lower().startswith("lmdb://"):
+        rest = url[len("lmdb://") :].split("?", 1)[0]
+        return Path(rest) if rest else None
+    return None
+
+
+def store_exists(url: str) -> bool:
+    """Whether a WikiKV store is at ``url``, found without creating anything there."""
+    lmdb_dir = _lmdb_dir(url)
+    if lmdb_dir is not None:
+        if not (lmdb_dir / "data.mdb").is_file():
+            return False
+    elif url.lower().startswith("memory://"):
+        return True  # in-process: every open is a fresh, empty store
+    backend = open_backend(url)
+    try:
+        return backend.get(FORMAT_KEY) is not None
+    finally:
+        backend.close()
+
+
 def open_store(
     url: str | None = None,
     settings: StoreSettings | None = None,
     cache: CacheSettings | None = None,
+    *,
+    create: bool = True,
 ) -> Store:
     """Open the store a URL names (default: ``$WIKIKV_STORE`` or ``./wikikv-data``), optionally
-    behind the cache tiers."""
-    return Store(open_backend(url or default_store_url()), settings, cache)
+    behind the cache tiers. With ``create=False`` a URL where no store exists raises
+    :class:`~wikikv.errors.StoreNotFound` and nothing is created there (a mistyped path stays a
+    mistake, not a new empty store)."""
+    target = url or default_store_url()
+    if not create and not store_exists(target):
+        raise StoreNotFound(target)
+    return Store(open_backend(target), settings, cache)
 
 
-__all__ = ["FORMAT_VERSION", "Put", "Store", "open_store"]
+__all__ = ["FORMAT_VERSION", "Put", "Store", "open_store", "store_exists"]

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from wikikv.interfaces.common import (
+    confirm_or_abort,
     emit,
     fail,
     json_option,
@@ -93,7 +94,8 @@ def _summary(report: Any) -> str:
         f"  documents: read {r.read}, compiled {r.analyzed}, skipped (unchanged) {r.skipped}, "
         f"dropped {sum(r.dropped.values())}{' ' + str(dict(r.dropped)) if r.dropped else ''}, "
         f"removed {r.removed}, "
-        f"unreadable {len(r.issues)}",
+        + (f"hand-edited pages {dict(r.hand_edits)}, " if r.hand_edits else "")
+        + f"unreadable {len(r.issues)}",
         f"  wiki: {r.entities} entity pages, {r.links} links, {r.facts} facts; "
         f"{r.written} nodes written, {r.deleted} deleted",
     ]
@@ -128,7 +130,7 @@ def _run(
     from wikikv.compile.pipeline import CompileOptions, Compiler
 
     if create:
-        kb = open_cli_store(store_url).create_kb(kb_name, exist_ok=True)
+        kb = open_cli_store(store_url, create=True).create_kb(kb_name, exist_ok=True)
     else:
         kb = open_kb(store_url, kb_name)
     kb.lease_wait, kb.lease_countdown = wait, _lease_countdown
@@ -178,15 +180,35 @@ def _llm(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
 
 
+def _id_prefix(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--id-prefix",
+        default="",
+        metavar="PREFIX",
+        help="Put the document ids under PREFIX (ids are the paths relative to the corpus "
+        "folder, or to the current directory for single files).",
+    )(fn)
+
+
 @click.command(short_help="Compile a corpus into a kb (resumable).")
 @click.argument("corpus", type=click.Path(exists=True))
 @store_options
 @json_option
 @_llm
+@_id_prefix
+@click.option(
+    "--sync",
+    "--prune",
+    "sync",
+    is_flag=True,
+    help="Also remove the kb's documents that are not in CORPUS (prints the plan and asks).",
+)
+@click.option("-y", "--yes", is_flag=True, help="With --sync: do not ask before removing.")
 @click.option(
     "--dry-run",
     is_flag=True,
-    help="Estimate LLM calls, tokens, cost and time without calling anything or writing.",
+    help="Print the plan (documents to add / update / remove) and estimate LLM calls, tokens, "
+    "cost and time, without calling anything or writing.",
 )
 @click.option(
     "--price-in",
@@ -226,29 +248,55 @@ def build(
     max_tokens: int | None,
     max_cost: float | None,
     fast_zh: bool,
+    id_prefix: str,
+    sync: bool,
+    yes: bool,
     dry_run: bool,
     price_in: float,
     price_out: float,
     concurrency: int,
     wait: float,
 ) -> None:
-    """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb:
-    new and changed documents compiled, unchanged ones skipped, documents no longer in the
-    corpus removed. A killed build resumes where it stopped when run again. With --dry-run,
-    only read and filter the corpus and estimate what the build would spend.
+    """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb
+    (created if needed): new and changed documents compiled, unchanged ones skipped. Documents
+    already in the kb but not in CORPUS are kept; with --sync (or --prune) they are removed,
+    after the plan is printed and confirmed (--yes skips the question). A killed build resumes
+    where it stopped when run again. With --dry-run, print the same plan and estimate what the
+    build would spend, writing nothing.
 
-    Example: wikikv build ../shared/data/luxun --kb luxun
+    \b
+    Example:
+      wikikv build ./my-notes --kb notes
+      wikikv build ./my-notes --kb notes --sync --dry-run
     """
     if dry_run:
-        _dry_run(corpus, llm, as_json, price_in, price_out, concurrency)
+        _dry_run(
+            corpus,
+            llm,
+            as_json,
+            price_in,
+            price_out,
+            concurrency,
+            _plan_if_store(store_url, kb_name, corpus, sync, id_prefix),
+        )
         return
+
+    if sync:
+        plan = _plan_if_store(store_url, kb_name, corpus, sync, id_prefix)
+        if plan.remove:
+            click.echo(plan.summary(), err=True)
+            confirm_or_abort(
+                f"remove {len(plan.remove)} document(s) and {plan.nodes} node(s) from kb "
+                f"{kb_name!r}?",
+                yes,
+            )
     _run(
         store_url,
         kb_name,
         as_json,
         llm,
         True,
-        lambda c: c.build(corpus),
+        lambda c: c.build(corpus, sync=sync, id_prefix=id_prefix),
         max_tokens,
         max_cost,
         fast_zh,
@@ -256,8 +304,28 @@ def build(
     )
 
 
+def _plan_if_store(store_url: str, kb_name: str, corpus: str, sync: bool, id_prefix: str) -> Any:
+    """The build plan against the kb, or against an empty kb when the store or the kb does
+    not exist yet (a dry run creates nothing)."""
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.store.store import open_store, store_exists
+
+    if store_exists(store_url):
+        with open_store(store_url) as store:
+            if store.has_kb(kb_name):
+                return Compiler(store.kb(kb_name)).plan(corpus, sync=sync, id_prefix=id_prefix)
+    with open_store("memory://") as empty:
+        return Compiler(empty.create_kb(kb_name)).plan(corpus, sync=sync, id_prefix=id_prefix)
+
+
 def _dry_run(
-    corpus: str, llm: str, as_json: bool, price_in: float, price_out: float, concurrency: int
+    corpus: str,
+    llm: str,
+    as_json: bool,
+    price_in: float,
+    price_out: float,
+    concurrency: int,
+    plan: Any,
 ) -> None:
     from wikikv.compile.dryrun import dry_run
     from wikikv.llm.estimate import Prices
@@ -270,6 +338,7 @@ def _dry_run(
         from rich.console import Console
         from rich.table import Table
 
+        click.echo(plan.summary())
         table = Table(title=f"build dry run: {Path(corpus).name}, --llm {llm}")
         table.add_column("estimate")
         table.add_column("value", justify="right")
@@ -278,16 +347,17 @@ def _dry_run(
         Console(highlight=False).print(table)
         click.echo("Nothing was called or written.")
 
-    emit(result.to_dict(), as_json, show)
+    emit({**result.to_dict(), "plan": plan.to_dict()}, as_json, show)
 
 
 @click.command(short_help="Add documents to a kb.")
-@click.argument("corpus", type=click.Path(exists=True))
+@click.argument("corpus", nargs=-1, required=True, type=click.Path(exists=True))
 @store_options
 @json_option
 @_llm
+@_id_prefix
 def add(
-    corpus: str,
+    corpus: tuple[str, ...],
     store_url: str,
     kb_name: str,
     as_json: bool,
@@ -295,10 +365,17 @@ def add(
     max_tokens: int | None,
     max_cost: float | None,
     fast_zh: bool,
+    id_prefix: str,
 ) -> None:
-    """Add (or update) the documents of CORPUS, touching only what they affect.
+    """Add (or update) the documents of CORPUS (one or more folders or files), touching only
+    what they affect. A file's id is its path relative to the current directory (or
+    PREFIX/name with --id-prefix), so files with the same name in different folders stay
+    distinct documents.
 
-    Example: wikikv add new-essays/ --kb luxun
+    \b
+    Example:
+      wikikv add new-essays/ --kb demo
+      wikikv add notes/a.md notes/b.md --kb demo
     """
     _run(
         store_url,
@@ -306,7 +383,7 @@ def add(
         as_json,
         llm,
         False,
-        lambda c: c.add(corpus),
+        lambda c: c.add(list(corpus), id_prefix),
         max_tokens,
         max_cost,
         fast_zh,
@@ -314,12 +391,13 @@ def add(
 
 
 @click.command(short_help="Recompile changed documents.")
-@click.argument("corpus", type=click.Path(exists=True))
+@click.argument("corpus", nargs=-1, required=True, type=click.Path(exists=True))
 @store_options
 @json_option
 @_llm
+@_id_prefix
 def update(
-    corpus: str,
+    corpus: tuple[str, ...],
     store_url: str,
     kb_name: str,
     as_json: bool,
@@ -327,10 +405,15 @@ def update(
     max_tokens: int | None,
     max_cost: float | None,
     fast_zh: bool,
+    id_prefix: str,
 ) -> None:
-    """Recompile the documents of CORPUS whose content changed; others are skipped.
+    """Recompile the documents of CORPUS (one or more folders or files) whose content
+    changed; others are skipped.
 
-    Example: wikikv update corpus.jsonl --kb hotpot
+    \b
+    Example:
+      wikikv update notes/a.md --kb demo
+      wikikv update corpus.jsonl --kb demo
     """
     _run(
         store_url,
@@ -338,7 +421,7 @@ def update(
         as_json,
         llm,
         False,
-        lambda c: c.update(corpus),
+        lambda c: c.update(list(corpus), id_prefix),
         max_tokens,
         max_cost,
         fast_zh,
@@ -353,7 +436,7 @@ def remove(doc_ids: tuple[str, ...], store_url: str, kb_name: str, as_json: bool
     """Remove documents by id: their articles, digests, the facts citing them, pages left
     without sources, links to those pages, search entries and cached LLM answers.
 
-    Example: wikikv remove p00042 --kb hotpot
+    Example: wikikv remove "en/A note found in the archive" --kb demo
     """
     _run(store_url, kb_name, as_json, "offline", False, lambda c: c.remove(doc_ids))
 
@@ -365,7 +448,7 @@ def descriptor(store_url: str, kb_name: str, as_json: bool) -> None:
     """Print the positioning descriptor the cold start wrote (what the corpus is about, for
     whom, its bias) and the dimension scaffold.
 
-    Example: wikikv descriptor --kb luxun
+    Example: wikikv descriptor --kb demo
     """
     from wikikv.compile import state
 
@@ -387,7 +470,7 @@ def check(store_url: str, kb_name: str, as_json: bool, full: bool, no_fsck: bool
     fan-out and depth bounds, fact coverage, duplicate-entity and orphan rates, index coverage.
     Exits 1 when an invariant fails.
 
-    Example: wikikv check --report --kb luxun
+    Example: wikikv check --report --kb demo
     """
     from wikikv.compile.check import check as run_check
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from wikikv.interfaces.common import emit, json_option, open_kb, store_options
+from wikikv.interfaces.common import emit, json_option, open_kb, resolve_page, store_options
 from wikikv.query.ops import drill_down, roll_up, wiki_read, wiki_search
 
 
@@ -79,12 +79,16 @@ def register(main: click.Group) -> None:
     @json_option
     @click.argument("paths", nargs=-1, required=True)
     def read(store_url: str, kb_name: str, as_json: bool, paths: tuple[str, ...]) -> None:
-        """Read the pages and directory indices at PATHS, with the links on them resolved.
+        """Read the pages and directory indices at PATHS (paths, page names or aliases, or
+        document ids), with the links on them resolved.
 
-        Example: wikikv read --kb demo /people/lu-xun /people
+        \b
+        Example:
+          wikikv read --kb demo "/people/Lu Xun" /people
+          wikikv read --kb demo 鲁迅
         """
         kb = open_kb(store_url, kb_name)
-        items = wiki_read(kb, list(paths))
+        items = wiki_read(kb, [resolve_page(kb, p) for p in paths])
         emit(items, as_json, lambda: _print_read(items))
 
     @main.command()
@@ -116,7 +120,7 @@ def register(main: click.Group) -> None:
     def rollup(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
         """Show the ancestors of PATH from the root down (roll-up), with their overviews.
 
-        Example: wikikv rollup --kb demo /people/lu-xun
+        Example: wikikv rollup --kb demo "/people/Lu Xun"
         """
         kb = open_kb(store_url, kb_name)
         chain = roll_up(kb, path)

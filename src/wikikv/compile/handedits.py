@@ -1,0 +1,143 @@
+"""Pages a person edited: the compiler merges into them, or leaves them and files a review item.
+
+A person's write (``wikikv put``; the HTTP API later) marks the page (``meta.edited_by``) and adds
+its path to the kb's ``compile/edited`` system record, so a build finds the hand-edited pages it
+is about to rewrite with one read.
+
+**What the compiler owns on a page** (:func:`owned_part`): the sections it renders — Key Facts,
+Related Pages, Related Sources (and their Chinese headings) — and the citation footnotes
+(``[^n]: [[/sources/articles/…]] chars a-b``). Everything else (the heading, the summary line,
+sections a person added, the front-matter fields) is the person's.
+
+**Merge** (:func:`merge`): when the person left the compiler-owned part as the compiler wrote it
+(its hash equals ``meta.compiled_sig``, recorded when the person first edited the page), the new
+rendering's owned sections replace the old ones in place, new owned sections are added after the
+last one, and the person's text and fields are kept. When the person changed the owned part too,
+there is no safe merge: the page is left as it is and a ``hand-edit`` review item is filed (its
+key names the compiler's new version, so a decided item is not raised again; an *accepted* item
+lets the next build write the compiler's version).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import msgspec
+
+from wikikv.store.backends.base import ANY, Put
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import FileMeta
+
+EDITED = "compile/edited"
+OWNED_HEADINGS = frozenset(
+    ("Key Facts", "Related Pages", "Related Sources", "要点", "相关页面", "相关来源")
+)
+_NOTE = re.compile(r"^\[\^\d+\]: \[\[[^\]]+\]\].*$")
+_enc = msgspec.msgpack.Encoder()
+_dec = msgspec.msgpack.Decoder(list[str])
+
+
+# ----------------------------------------------------------------------------- the edited set
+def _key(kb: KnowledgeBase) -> bytes:
+    return kb.keys.system(EDITED)
+
+
+def edited_paths(kb: KnowledgeBase) -> set[str]:
+    """Paths of the pages people edited (one read)."""
+    item = kb.backend.get(_key(kb))
+    return set() if item is None else set(_dec.decode(item.value))
+
+
+def _change(kb: KnowledgeBase, add: set[str], drop: set[str]) -> None:
+    for _ in range(20):
+        item = kb.backend.get(_key(kb))
+        have = set() if item is None else set(_dec.decode(item.value))
+        new = (have | add) - drop
+        if new == have:
+            return
+        try:
+            kb.backend.batch([Put(_key(kb), _enc.encode(sorted(new)), item.version if item else 0)])
+            return
+        except Exception:  # noqa: BLE001 - a concurrent change: read again
+            continue
+    kb.backend.batch([Put(_key(kb), _enc.encode(sorted((edited_paths(kb) | add) - drop)), ANY)])
+
+
+def mark_edited(kb: KnowledgeBase, path: str) -> None:
+    """Record that a person edited the page at ``path``."""
+    _change(kb, {path}, set())
+
+
+def unmark_edited(kb: KnowledgeBase, paths: set[str]) -> None:
+    _change(kb, set(), paths)
+
+
+# ----------------------------------------------------------------------------- page sections
+def _sections(text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """(sections, footnotes): sections as (heading or '' for the preamble, lines), in order;
+    footnote lines pulled out of wherever they are."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    notes: list[str] = []
+    for line in text.split("\n"):
+        if _NOTE.match(line):
+            notes.append(line)
+        elif line.startswith("## "):
+            sections.append((line[3:].strip(), [line]))
+        else:
+            sections[-1][1].append(line)
+    return sections, notes
+
+
+def _owned(heading: str) -> bool:
+    return heading in OWNED_HEADINGS
+
+
+def owned_part(text: str) -> str:
+    """The compiler-owned part of a page text, normalised (trailing blank lines dropped)."""
+    sections, notes = _sections(text)
+    parts = ["\n".join(lines).rstrip() for h, lines in sections if _owned(h)]
+    return "\n\n".join(parts + ["\n".join(notes)])
+
+
+def owned_sig(text: str) -> str:
+    return hashlib.blake2b(owned_part(text).encode("utf-8"), digest_size=12).hexdigest()
+
+
+def merge(
+    person_text: str, person_meta: FileMeta, new_text: str, new_meta: FileMeta
+) -> tuple[str, FileMeta] | None:
+    """The person's page with the compiler's new owned sections and facts merged in, or None
+    when the person changed compiler-owned sections too (no safe merge)."""
+    if not person_meta.compiled_sig or owned_sig(person_text) != person_meta.compiled_sig:
+        return None
+    mine, _ = _sections(person_text)
+    theirs, new_notes = _sections(new_text)
+    fresh = {h: lines for h, lines in theirs if _owned(h)}
+    out: list[str] = []
+    placed: set[str] = set()
+    last_owned = max((i for i, (h, _) in enumerate(mine) if _owned(h)), default=-1)
+    for i, (heading, lines) in enumerate(mine):
+        if _owned(heading):
+            if heading in fresh:
+                out.append("\n".join(fresh[heading]).rstrip())
+                placed.add(heading)
+        else:
+            out.append("\n".join(lines).rstrip())
+        if i == max(last_owned, 0):
+            out += ["\n".join(ls).rstrip() for h, ls in theirs if _owned(h) and h not in placed]
+            placed.update(fresh)
+    if new_notes:
+        out.append("\n".join(new_notes))
+    text = "\n\n".join(part for part in out if part) + "\n"
+    meta = msgspec.structs.replace(
+        person_meta,
+        sources=list(new_meta.sources),
+        links=list(new_meta.links),
+        confidence=new_meta.confidence,
+        compiled_by=new_meta.compiled_by,
+        prompt_version=new_meta.prompt_version,
+        fingerprint=new_meta.fingerprint,
+        compiled_sig=owned_sig(text),
+    )
+    return text, meta
