@@ -5,7 +5,7 @@ its path to the kb's ``compile/edited`` system record, so a build finds the hand
 is about to rewrite with one read.
 
 **What the compiler owns on a page** (:func:`owned_part`): the sections it renders — Key Facts,
-Related Pages, Related Sources (and their Chinese headings) — and the citation footnotes
+Mentioned In, Related Pages, Related Sources (and their Chinese headings) — and the citation footnotes
 (``[^n]: [[/sources/articles/…]] chars a-b``). Everything else (the heading, the summary line,
 sections a person added, the front-matter fields) is the person's.
 
@@ -31,7 +31,16 @@ from wikikv.store.records import FileMeta
 
 EDITED = "compile/edited"
 OWNED_HEADINGS = frozenset(
-    ("Key Facts", "Related Pages", "Related Sources", "要点", "相关页面", "相关来源")
+    (
+        "Key Facts",
+        "Mentioned In",
+        "Related Pages",
+        "Related Sources",
+        "要点",
+        "提及",
+        "相关页面",
+        "相关来源",
+    )
 )
 _NOTE = re.compile(r"^\[\^\d+\]: \[\[[^\]]+\]\].*$")
 _enc = msgspec.msgpack.Encoder()
