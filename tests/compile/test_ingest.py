@@ -150,3 +150,22 @@ def test_filter_drops_empty_lists_and_verbatim_duplicates() -> None:
         "c": "boilerplate",
         "d": "empty",
     }
+
+
+def test_html_is_read_by_a_parser(tmp_path: Path) -> None:
+    page = (
+        "<html><head><title>Lu &amp; Xun</title><style>p {x: 1}</style></head><body>"
+        "<script>var a = '<p>not text</p>';</script>"
+        "<h1>Lu Xun</h1><p>He wrote &ldquo;Ah Q&rdquo; when 3 &lt; 4.<br>A new line"
+        "<p>Unclosed paragraph <b>bold</b> and<!-- a comment --> more "
+        '<a title="a > b">link</a></body></html>'
+    )
+    (tmp_path / "lu.html").write_text(page, encoding="utf-8")
+    (doc,) = read_corpus(tmp_path).documents
+    assert doc.title == "Lu & Xun"
+    assert doc.text.split("\n\n") == [
+        "Lu Xun",
+        "He wrote \u201cAh Q\u201d when 3 < 4.",
+        "A new line",
+        "Unclosed paragraph bold and more link",
+    ]

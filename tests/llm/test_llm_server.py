@@ -8,9 +8,9 @@ import httpx
 import pytest
 
 from wikikv.errors import LLMError
-from wikikv.llm.jsonschema_lite import validate
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.prompts import ROLES, build_request
+from wikikv.llm.schema import validate
 from wikikv.testing.llm_server import RecordedRequest, Reply, ScriptedLLMServer, good_json
 
 Factory = Callable[..., OpenAICompatProvider]

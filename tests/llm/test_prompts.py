@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wikikv.llm.jsonschema_lite import check_schema, strict_compatible
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.prompts import (
     AGENT_TOOLS,
@@ -20,6 +19,7 @@ from wikikv.llm.prompts import (
     render_messages,
     unescape_data,
 )
+from wikikv.llm.schema import check_schema, strict_compatible
 from wikikv.testing.llm_server import ScriptedLLMServer
 
 Factory = Callable[..., OpenAICompatProvider]

@@ -342,3 +342,16 @@ def test_concurrent_writers_keep_the_index_consistent(store: Store) -> None:
     assert stats.n == 30
     assert len(search(kb, "shared words", limit=50)) == 30
     assert len(search(kb, "alpha", limit=50)) == 15
+
+
+def test_read_cache_is_least_recently_used() -> None:
+    from wikikv.search.index import LRU
+
+    cache: LRU[str, int] = LRU(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "a" is now the most recent
+    cache.put("c", 3)
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (1, None, 3)
+    cache.clear()
+    assert cache.get("a") is None

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 
 import msgspec
 
 from wikikv.store.backends.base import ANY, Put
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileMeta
+from wikikv.store.records import FileMeta, FileRecord
 
 EDITED = "compile/edited"
 OWNED_HEADINGS = frozenset(
@@ -150,3 +151,39 @@ def merge(
         compiled_sig=owned_sig(text),
     )
     return text, meta
+
+
+# ----------------------------------------------------------------------------- a person's write
+_COMPILER_FIELDS = (
+    "confidence",
+    "last_verified",
+    "lint_status",
+    "compiled_by",
+    "prompt_version",
+    "fingerprint",
+    "compiled_sig",
+)
+
+
+def person_put(
+    kb: KnowledgeBase, path: str, text: str, meta: FileMeta, editor: str, expect: int = ANY
+) -> FileRecord:
+    """Write a page as a person does (the HTTP API; the CLI goes through
+    :func:`wikikv.pages_md.page_for_put`): compiler metadata, links and sources the person did
+    not give are carried over from the current page, and the page is marked as edited by hand
+    so later builds merge into it instead of overwriting it."""
+    p = kb.norm(path)
+    cur = kb.get(p, follow_redirects=False)
+    new = msgspec.structs.replace(meta)
+    if isinstance(cur, FileRecord):
+        old = cur.meta
+        for name in _COMPILER_FIELDS:
+            setattr(new, name, getattr(old, name))
+        new.links = list(dict.fromkeys([*old.links, *new.links]))
+        new.sources = list(new.sources or old.sources)
+        if not old.edited_by and old.compiled_by:
+            new.compiled_sig = owned_sig(cur.text)
+    new.edited_by, new.edited_at = editor, time.time()
+    rec = kb.put(p, text, new, expect=expect)
+    mark_edited(kb, rec.path)
+    return rec

@@ -11,11 +11,11 @@ and the rest of the corpus goes on.
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 from wikikv.compile.encoding import decode_text
@@ -30,10 +30,6 @@ _INLINE_NOTE = re.compile(r"〔[0-9０-９]{1,3}〕|⑴|⑵|⑶|⑷|⑸|⑹|⑺|
 _LINE_NOTE = re.compile(r"^(〔[0-9０-９]{1,3}〕|[⑴-⒇])")
 _CJK_END = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef\u2018-\u201f\u2026\u2014]")
 _TERMINAL = '。！？!?；;」』”"’…：:）)'
-_TAG = re.compile(r"<[^>]+>")
-_SCRIPT = re.compile(r"<(script|style)[^>]*>.*?</\1>", re.IGNORECASE | re.DOTALL)
-_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
-_BLOCK_TAG = re.compile(r"</?(p|div|br|h[1-6]|li|tr|section|article|blockquote)\b[^>]*>", re.I)
 
 
 @dataclass
@@ -176,14 +172,59 @@ def _strip_markers(paragraph: str) -> str:
     return (head + _INLINE_NOTE.sub("", paragraph[len(head) :])).strip(" \t\u3000")
 
 
+# Tags whose start or end breaks a paragraph, and tags whose content is never text.
+_BLOCK_TAGS = frozenset(
+    "p div br h1 h2 h3 h4 h5 h6 li tr section article blockquote pre ul ol table hr".split()
+)
+_HIDDEN_TAGS = frozenset(("script", "style", "template", "noscript", "head"))
+
+
+class _HTMLText(HTMLParser):
+    """The standard library's HTML parser (tolerant of broken markup, entities decoded),
+    collecting the title and the visible text, with paragraph breaks at block elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title: list[str] = []
+        self._hidden = 0
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "title":
+            self._in_title = True
+        elif tag in _HIDDEN_TAGS:
+            self._hidden += 1
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+        elif tag in _HIDDEN_TAGS:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCK_TAGS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title.append(data)
+        elif not self._hidden:
+            self.parts.append(data)
+
+
 def html_to_text(raw: str) -> tuple[str, str]:
-    """(title, text) of an HTML page: scripts dropped, block tags become line breaks."""
-    title_m = _HTML_TITLE.search(raw)
-    title = html.unescape(_TAG.sub("", title_m.group(1))).strip() if title_m else ""
-    body = _SCRIPT.sub("", raw)
-    body = _HTML_TITLE.sub("", body)
-    body = _BLOCK_TAG.sub("\n\n", body)
-    return title, html.unescape(_TAG.sub("", body))
+    """(title, text) of an HTML page, read by an HTML parser: scripts, styles and the head
+    dropped, entities decoded, block elements become paragraph breaks. The text is then cleaned
+    like any other document, and every stored offset refers to that cleaned text."""
+    parser = _HTMLText()
+    parser.feed(raw)
+    parser.close()
+    return " ".join("".join(parser.title).split()), "".join(parser.parts)
 
 
 def make_document(

@@ -39,8 +39,8 @@ import httpx
 from wikikv.errors import ConfigError, LLMError, LLMOutputError, WikiKVError
 from wikikv.llm.callcache import CallCache, cache_key
 from wikikv.llm.estimate import Prices, TokenBudget, estimate_messages_tokens, estimate_tokens
-from wikikv.llm.jsonschema_lite import validate, wire_schema
 from wikikv.llm.prompts import render_messages
+from wikikv.llm.schema import validate, wire_schema
 from wikikv.llm.types import ChatMessage, JSONObject, RoleRequest, ToolCall, ToolSpec, Usage
 
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})

@@ -21,7 +21,6 @@ from typing import Any
 
 from wikikv.errors import LLMOutputError
 from wikikv.evolve.stats import query_scope
-from wikikv.llm.jsonschema_lite import validate
 from wikikv.llm.prompts import (
     AGENT_TOOLS,
     ANSWER_SCHEMA,
@@ -30,6 +29,7 @@ from wikikv.llm.prompts import (
     context_block,
     role,
 )
+from wikikv.llm.schema import validate
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
 from wikikv.query.nav import NavResult, nav

@@ -38,10 +38,11 @@ from __future__ import annotations
 import gc
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Generic
+
+from cachetools import LRUCache
 
 from wikikv.search.analysis import (
     _BUCKET_BYTE,
@@ -83,26 +84,21 @@ from wikikv.store.kb import KnowledgeBase, retry
 
 # ------------------------------------------------------------------ caches
 class LRU(Generic[K, V]):
-    """A small thread-safe LRU map (the per-process read cache)."""
+    """The per-process read cache: cachetools' LRUCache behind a lock (it is not thread-safe
+    by itself), with the get-or-None / put / clear calls the ranking code uses."""
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._data: OrderedDict[K, V] = OrderedDict()
+        self._data: LRUCache[K, V] = LRUCache(maxsize=capacity)
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
         with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
+            return self._data.get(key)
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
             self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.capacity:
-                self._data.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:

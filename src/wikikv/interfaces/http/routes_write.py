@@ -9,6 +9,7 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
+from wikikv.compile.handedits import person_put
 from wikikv.errors import Forbidden, NotFound
 from wikikv.interfaces.http import models as m
 from wikikv.interfaces.http.context import Access, json_response, kb_access
@@ -42,7 +43,8 @@ def _put(kb: KnowledgeBase, body: m.PageIn, path: str) -> dict[str, Any]:
         tags=list(body.tags),
     )
     expect = ANY if body.expect_version is None else body.expect_version
-    rec = kb.put(path, body.text, meta, expect=expect)
+    # A person's write: marked as a hand edit so builds merge into it (issue 13).
+    rec = person_put(kb, path, body.text, meta, kb.actor, expect=expect)
     return {"path": rec.path, "version": rec.meta.version}
 
 

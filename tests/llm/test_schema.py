@@ -1,4 +1,4 @@
-"""The small JSON Schema validator, driven by one table of cases."""
+"""Model-output validation (the jsonschema package) and our schema policy, by one table of cases."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from wikikv.llm.jsonschema_lite import check_schema, strict_compatible, validate, wire_schema
+from wikikv.llm.schema import check_schema, strict_compatible, validate, wire_schema
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -27,20 +27,20 @@ GOOD = {"name": "ab", "kind": "a"}
 CASES: list[tuple[dict[str, Any], str | None]] = [
     (GOOD, None),
     ({**GOOD, "score": 0.5, "count": 3, "tags": ["x"], "note": None, "flag": True}, None),
-    ({"kind": "a"}, "$: missing required property 'name'"),
-    ({**GOOD, "extra": 1}, "$: unexpected property 'extra'"),
-    ({**GOOD, "name": ""}, "$.name: shorter than 1"),
-    ({**GOOD, "name": "abcdef"}, "$.name: longer than 5"),
-    ({**GOOD, "kind": "c"}, "$.kind: 'c' is not one of"),
-    ({**GOOD, "score": 2}, "$.score: 2 is above the maximum 1"),
-    ({**GOOD, "score": -1}, "$.score: -1 is below the minimum 0"),
-    ({**GOOD, "score": True}, "$.score: expected number, got boolean"),
-    ({**GOOD, "count": 1.5}, "$.count: expected integer, got float"),
-    ({**GOOD, "tags": []}, "$.tags: fewer than 1 items"),
-    ({**GOOD, "tags": ["a", "b", "c"]}, "$.tags: more than 2 items"),
-    ({**GOOD, "tags": ["a", 3]}, "$.tags[1]: expected string, got int"),
-    ({**GOOD, "note": 3}, "$.note: expected string or null, got int"),
-    ({**GOOD, "flag": "yes"}, "$.flag: expected boolean, got string"),
+    ({"kind": "a"}, "$: 'name' is a required property"),
+    ({**GOOD, "extra": 1}, "$: Additional properties are not allowed ('extra' was unexpected)"),
+    ({**GOOD, "name": ""}, "$.name: '' should be non-empty"),
+    ({**GOOD, "name": "abcdef"}, "$.name: 'abcdef' is too long"),
+    ({**GOOD, "kind": "c"}, "$.kind: 'c' is not one of ['a', 'b']"),
+    ({**GOOD, "score": 2}, "$.score: 2 is greater than the maximum of 1"),
+    ({**GOOD, "score": -1}, "$.score: -1 is less than the minimum of 0"),
+    ({**GOOD, "score": True}, "$.score: True is not of type 'number'"),
+    ({**GOOD, "count": 1.5}, "$.count: 1.5 is not of type 'integer'"),
+    ({**GOOD, "tags": []}, "$.tags: [] should be non-empty"),
+    ({**GOOD, "tags": ["a", "b", "c"]}, "$.tags: ['a', 'b', 'c'] is too long"),
+    ({**GOOD, "tags": ["a", 3]}, "$.tags[1]: 3 is not of type 'string'"),
+    ({**GOOD, "note": 3}, "$.note: 3 is not of type 'string', 'null'"),
+    ({**GOOD, "flag": "yes"}, "$.flag: 'yes' is not of type 'boolean'"),
 ]
 
 
@@ -54,7 +54,7 @@ def test_validate(instance: dict[str, Any], error: str | None) -> None:
 
 
 def test_not_an_object() -> None:
-    assert validate([], SCHEMA) == ["$: expected object, got array"]
+    assert validate([], SCHEMA) == ["$: [] is not of type 'object'"]
 
 
 def test_max_errors() -> None:
@@ -68,6 +68,8 @@ def test_check_schema_rejects_unenforced_keywords() -> None:
         check_schema({"type": "string", "pattern": "^a"})
     with pytest.raises(ValueError, match=r"\$\.x: unknown types"):
         check_schema({"type": "object", "properties": {"x": {"type": "str"}}})
+    with pytest.raises(ValueError, match="invalid JSON Schema"):
+        check_schema({"type": "array", "minItems": -1})
     with pytest.raises(ValueError, match="required names unknown"):
         check_schema({"type": "object", "properties": {}, "required": ["a"]})
 
