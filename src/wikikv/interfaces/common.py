@@ -222,8 +222,8 @@ def open_kb(store_url: str, kb_name: str) -> KnowledgeBase:
 
 def resolve_page(kb: KnowledgeBase, target: str) -> str:
     """The path a user means by ``target``: a path as is (a source path may spell the document
-    id with ``/`` unescaped: ``/sources/articles/en/Lu Xun``); otherwise a document id
-    (``en/Lu Xun``), else a page name or alias (``鲁迅``). Several pages with that name: asks
+    id with ``/`` unescaped: ``/sources/articles/en/Lu Xun``); otherwise a wiki page's name or
+    alias (``鲁迅``), else a document id (``en/Lu Xun``). Several pages with that name: asks
     which on a terminal, else fails listing them."""
     from wikikv.errors import NotFound
     from wikikv.store.paths import escape_segment
@@ -236,11 +236,14 @@ def resolve_page(kb: KnowledgeBase, target: str) -> str:
                 if kb.exists(candidate):
                     return candidate
         return target
-    article = "/sources/articles/" + escape_segment(target)
-    if kb.exists(article):
-        return article
     hits = list(dict.fromkeys(h.path for h in kb.find_names(target, limit=50, exact=True)))
-    pages = [p for p in hits if not p.startswith("/sources/")] or hits
+    pages = [p for p in hits if not p.startswith("/sources/")]
+    if not pages:
+        # No wiki page by that name: a document id, else a source named so.
+        article = "/sources/articles/" + escape_segment(target)
+        if kb.exists(article):
+            return article
+        pages = sorted(hits, key=lambda p: not p.startswith("/sources/articles/"))[:1]
     if not pages:
         raise NotFound(
             f"no page named {target!r} in kb {kb.name!r} (a path starts with '/'; "
