@@ -3,7 +3,8 @@
 Each command's examples run in a fresh copy of a workspace: the default store ``./wikikv-data``
 holding the ``demo`` kb, plus the small files the examples name (``notes/a.md``, ``my-notes/``,
 ...). Left out, with the reason: the ``bench`` group (benchmarks build their own stores and take
-minutes; they are exercised by tests/bench) and commands that serve until stopped.
+minutes; they are exercised by tests/bench) and commands that serve until stopped. An example may
+set environment variables first (``NAME=... wikikv ...``; ``...`` stands for a test secret).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ LONG_RUNNING = {"serve", "mcp"}
 # Examples whose last word is an id that only an earlier command can make: that command runs
 # first and the id it prints (JSON ``id``) stands in for the one in the example.
 MAKES_ID = {("keys", "revoke"): ["keys", "create", "--kb", "demo", "--name", "tmp", "--json"]}
+# Examples that read what another command writes: that command's example runs first.
+NEEDS = {("import",): ("export",), ("verify",): ("export",)}
+# What an example's ``NAME=...`` placeholder stands for here.
+PLACEHOLDER_VALUE = "a-secret-for-the-help-examples"
 SKIPPED_GROUPS = {"bench"}
 
 
@@ -43,11 +48,41 @@ def examples(command: tuple[str, ...]) -> list[str]:
     out: list[str] = []
     for raw in section.splitlines():
         line = raw.strip()
-        if line.startswith("wikikv "):
+        if _command_words(line):
             out.append(line)
         elif out:
             break
     return out
+
+
+def _command_words(line: str) -> list[str]:
+    """The words after ``wikikv`` of an example line (``NAME=value`` prefixes allowed)."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return []
+    while words and "=" in words[0] and words[0].split("=", 1)[0].isupper():
+        words = words[1:]
+    return words[1:] if words and words[0] == "wikikv" else []
+
+
+def _run_example(line: str, monkeypatch: pytest.MonkeyPatch, made_id: str | None) -> None:
+    for word in shlex.split(line):
+        name, eq, value = word.partition("=")
+        if not eq or not name.isupper():
+            break
+        monkeypatch.setenv(name, PLACEHOLDER_VALUE if value == "..." else value)
+    words = _command_words(line)
+    target = None
+    if ">" in words:
+        at = words.index(">")
+        words, target = words[:at], words[at + 1]
+    if made_id is not None:
+        words[-1] = made_id
+    result = CliRunner().invoke(main, words, input="")
+    assert result.exit_code == 0, (line, result.output)
+    if target is not None:
+        Path(target).write_text(result.stdout, encoding="utf-8")
 
 
 COMMANDS = list(leaf_commands(main))
@@ -98,16 +133,9 @@ def test_help_examples_run_on_the_demo_kb(
         made = CliRunner().invoke(main, MAKES_ID[command])
         assert made.exit_code == 0, made.output
         made_id = json.loads(made.stdout)["id"]
+    if command in NEEDS:
+        for line in examples(NEEDS[command]):
+            _run_example(line, monkeypatch, None)
     for line in lines:
-        words = shlex.split(line)
-        if made_id is not None:
-            words[-1] = made_id
-        target = None
-        if ">" in words:
-            at = words.index(">")
-            words, target = words[:at], words[at + 1]
-        result = CliRunner().invoke(main, words[1:], input="")
-        assert result.exit_code == 0, (line, result.output)
-        if target is not None:
-            Path(target).write_text(result.stdout, encoding="utf-8")
+        _run_example(line, monkeypatch, made_id)
     assert os.getcwd() == str(work)
