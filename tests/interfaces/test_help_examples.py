@@ -4,7 +4,8 @@ Each command's examples run in a fresh copy of a workspace: the default store ``
 holding the ``demo`` kb, plus the small files the examples name (``notes/a.md``, ``my-notes/``,
 ...). Left out, with the reason: the ``bench`` group (benchmarks build their own stores and take
 minutes; they are exercised by tests/bench) and commands that serve until stopped. An example may
-set environment variables first (``NAME=... wikikv ...``; ``...`` stands for a test secret).
+set environment variables first (``NAME=... wikikv ...``; ``...`` stands for a test secret);
+one without ``--kb`` runs on the demo kb (``WIKIKV_KB=demo``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from wikikv.compile.bench import shared_data
 from wikikv.interfaces.cli import main
 
 LONG_RUNNING = {"serve", "mcp"}
@@ -123,9 +125,14 @@ def test_help_examples_run_on_the_demo_kb(
 ) -> None:
     work = tmp_path / "ws"
     shutil.copytree(workspace, work)
+    # Examples may name the shared corpora as seen from a checkout: ../shared/data/...
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "data").symlink_to(shared_data())
     monkeypatch.chdir(work)
-    for var in ("WIKIKV_STORE", "WIKIKV_KB", "WIKIKV_LLM"):
+    for var in ("WIKIKV_STORE", "WIKIKV_LLM"):
         monkeypatch.delenv(var, raising=False)
+    # An example without --kb runs on the demo kb too.
+    monkeypatch.setenv("WIKIKV_KB", "demo")
     lines = examples(command)
     assert lines, f"wikikv {' '.join(command)} --help shows no runnable example"
     made_id = None
