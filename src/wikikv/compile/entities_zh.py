@@ -96,16 +96,31 @@ def chinese_mentions(
     its general frequency) must be used as a name here."""
     central: dict[str, str] = {}
     if known is not None and freq is not None:
-        central = reader.central_names(text, known, freq, _SURNAMES)
+        tags_at: dict[int, str] = {}
+        at = 0
+        for word, flag in words:
+            tags_at[at] = flag
+            at += len(word)
+        central = reader.central_names(text, known, freq, _SURNAMES, tags_at)
     out = _central_mentions(text, sentences, central)
     taken = [(m.start, m.end) for m in out]
     pos = 0
     hint = 0
     verdict: dict[str, bool] = {}
-    for word, flag in words:
+    for word, flag in _join_suffixed(_join_transliterations(words, known)):
         start = pos
         pos += len(word)
         kind = _ZH_TAGS.get(flag)
+        if (
+            kind is None
+            and flag == "n"
+            and len(word) == 3
+            and word[0] in _SURNAMES
+            and freq is not None
+            and 0 < freq.get(word, 0) < 100
+            and _used_as_person(word, text)
+        ):
+            kind = "person"  # 周作人: a name jieba's dictionary files as a plain noun
         if kind is None or len(word) < 2 or word in _ZH_STOP or not _has_han(word):
             continue
         if kind == "person" and word.endswith(_ZH_HONORIFIC_SUFFIX) and len(word) <= 3:
@@ -115,9 +130,12 @@ def chinese_mentions(
             and known is not None
             and len(word) <= 3
             and not (word[0] in _SURNAMES or word.startswith(_COMPOUND_SURNAMES))
+            and not (len(word) == 3 and all(ch in _TRANSLIT for ch in word))
         ):
-            continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传
+            continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传 (not 达尔文)
         if word in reader.KINSHIP or any(ch in reader.NOT_IN_NAME for ch in word):
+            continue
+        if kind == "person" and known is not None and word not in known and _unlikely_name(word):
             continue
         if known is not None and freq is not None:
             ok = verdict.get(word)
@@ -130,10 +148,19 @@ def chinese_mentions(
         suffix = reader.kind_by_suffix(word)
         if suffix is not None and not (kind == "person" and reader.weak_place(word)):
             kind = suffix
-        if kind == "topic" and known is not None and word in known:
-            continue  # jieba's nz on a dictionary word: 佛法, 深信, 曙光
+        if kind == "topic" and known is not None:
+            continue  # jieba's nz: 佛法, 深信, 曙光, 搜神 — a name only with an event's ending
+        if (
+            kind == "person"
+            and len(word) >= 3
+            and word.endswith("人")
+            and not word.endswith("夫人")
+        ):
+            continue  # 江阴人: where someone is from
         hint = _sentence_of(sentences, start, hint)
-        out.append(Mention(fold(word), word, kind, hint, start, pos))
+        out.append(
+            Mention(fold(_bare(word) if kind == "person" else word), word, kind, hint, start, pos)
+        )
     hint = 0
     for m in _BOOK.finditer(text):
         name = m.group(1).strip()
@@ -151,6 +178,105 @@ def chinese_mentions(
     return out
 
 
+# Characters of Chinese transliterations of foreign names (阿尔志跋绥夫, 爱罗先珂, 白璧德).
+_TRANSLIT = frozenset(
+    "阿尔志跋绥夫爱罗先珂白璧德斯基托泰耶娃诺维奇列宁达文林肯克勒伊卢梭梅里兰亚历山巴莎士比歌"
+    "雪莱拜伦易卜生娜拉契诃普希金果戈屠格涅马思但丁雨左萧伯纳哈代海席采叔本华黑康柏图苏底荷"
+    "奥利安瓦西米洛科森顿逊姆布迪蒂妮丽莉菲弗沃蒲汗凯赛培勃洛茨妥也夫霍特厄罗曼尼采"
+)
+_NAME_TAGS = ("nr", "nrt", "nrfg", "ns", "nz")
+
+
+# A noun ending like an institution (教育部, 语丝社, 三味书屋) names one unless it is one of
+# the generic words below; the tokens before an institution ending that jieba cuts off (语丝/社,
+# 左翼/作家/联盟) are joined to it.
+_SUFFIX_TOKENS = frozenset(
+    "社 联盟 同盟 大学 学堂 学校 学院 书屋 书局 书店 党 部 会 学会 协会 政府 银行 公司".split()
+)
+_JOINABLE = ("n", "nz", "nr", "ns", "nt", "j", "vn", "an", "nrt", "nrfg")
+_GENERIC = frozenset(
+    """出版社 委员会 研究会 研究院 图书馆 博物馆 大会 报社 该社 本社 学会 协会 公司 银行 学校 大学
+    中学 小学 学院 书局 书店 政府 政党 文学社 国会 议会 社会 教会 工会 商会 机会 宴会 会社 全会
+    总会 分会 年会 集会 聚会 开会 庙会 都会 省会 学部 外部 内部 全部 局部 部会 本部 干部 政治部
+    大部 一部 这部 那部 内阁 书坊 结社 诗社 报馆 学校 私塾 学堂 半月刊 月刊 周刊 旬刊 季刊 副刊
+    纪念会 追悼会 联合会 旧社会 评议会 讲演会 展览会 欢迎会 同乡会 校务会 董事会 新文学""".split()
+)
+
+
+def _join_suffixed(words: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for word, flag in words:
+        if word in _SUFFIX_TOKENS and flag[:1] in ("n", "j") and out:
+            parts = [word]
+            k = len(out)
+            while (
+                k > 0
+                and len(parts) < 3
+                and out[k - 1][1].startswith(_JOINABLE)
+                and _has_han(out[k - 1][0])
+                and sum(len(p) for p in parts) + len(out[k - 1][0]) <= 8
+            ):
+                k -= 1
+                parts.insert(0, out[k][0])
+            joined = "".join(parts)
+            if len(parts) > 1 and joined not in _GENERIC and len(parts[0]) >= 2:
+                del out[k:]
+                out.append((joined, "nt"))
+                continue
+        if (
+            flag[:1] == "n"
+            and len(word) >= 3
+            and word not in _GENERIC
+            and reader.kind_by_suffix(word, weak=False) in ("org", "place")
+        ):
+            flag = "nt" if reader.kind_by_suffix(word, weak=False) == "org" else "ns"
+        out.append((word, flag))
+    return out
+
+
+def _unlikely_name(word: str) -> bool:
+    """An unknown word the tagger calls a person but no Chinese name looks like: glued to a
+    function character (但娜拉, 和帝), or four characters and more that are neither a
+    transliteration nor a compound surname's name (广大群众, 沙皇统治)."""
+    if (word[0] in reader.BAD_FIRST and word[0] not in _SURNAMES) or word[-1] in reader.BAD_LAST:
+        return True
+    return (
+        len(word) >= 4
+        and not all(ch in _TRANSLIT for ch in word)
+        and not word.startswith(_COMPOUND_SURNAMES)
+    )
+
+
+def _whole_name(token: tuple[str, str], known: dict[str, str] | None) -> bool:
+    """A name the dictionary knows whole (达尔文, 易卜生)."""
+    return known is not None and token[1] in ("nr", "nrt", "nrfg", "ns") and token[0] in known
+
+
+def _join_transliterations(
+    words: Sequence[tuple[str, str]], known: dict[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Adjacent pieces of one transliterated name, which jieba cuts (阿尔志跋/绥夫, 爱罗先/珂,
+    白璧/德), joined into one word tagged ``nrt`` — a truncated name is never a page."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        j = i
+        while j < n and words[j][0] and all(ch in _TRANSLIT for ch in words[j][0]):
+            if j > i and _whole_name(words[j - 1], known) and _whole_name(words[j], known):
+                break  # 达尔文 then 易卜生: two names side by side, not one
+            j += 1
+        if j - i >= 2 and any(words[k][1].startswith(_NAME_TAGS) for k in range(i, j)):
+            joined = "".join(w for w, _ in words[i:j])
+            if len(joined) >= 3:
+                out.append((joined, "nrt"))
+                i = j
+                continue
+        out.append(words[i])
+        i += 1
+    return out
+
+
 def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, int]) -> bool:
     """A word jieba tags as a name but its dictionary knows as a word in general use (麻木 nr,
     哥哥 ns, 普通 nz) is kept only where this text uses it as one: never as an adjective or a
@@ -162,8 +288,8 @@ def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, in
         return False
     if kind == "place":
         return reader.used_as_place(word, text)
-    if kind == "person":
-        return _used_as_person(word, text)
+    if kind == "person" and flag == "nr" and len(word) == 2:
+        return _used_as_person(word, text)  # 麻木, 白发, 乌龟: common words tagged nr
     return flag == "nt" or kind != "topic"
 
 
@@ -175,6 +301,14 @@ def _used_as_person(word: str, text: str) -> bool:
             return True
         start = text.find(word, end)
     return False
+
+
+def _bare(name: str) -> str:
+    """A person's name without an honorific (向培良君 → 向培良, 西滢先生 → 西滢)."""
+    for suffix in _ZH_HONORIFIC_SUFFIX:
+        if name.endswith(suffix) and len(name) - len(suffix) >= 2:
+            return name[: -len(suffix)]
+    return name
 
 
 def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -196,11 +330,7 @@ def _central_mentions(
     hint = 0
     for m in rx.finditer(text):
         surface = m.group()
-        base = surface
-        for suffix in _ZH_HONORIFIC_SUFFIX:
-            if surface.endswith(suffix) and len(surface) - len(suffix) >= 2:
-                base = surface[: -len(suffix)]
-                break
+        base = _bare(surface)
         hint = _sentence_of(sentences, m.start(), hint)
         out.append(
             Mention(fold(base), surface, central[surface], hint, m.start(), m.end(), False, True)

@@ -78,6 +78,7 @@ _ORG_SUFFIX = (
     "小学",
     "书局",
     "书店",
+    "书屋",
     "印书馆",
     "图书馆",
     "出版社",
@@ -109,6 +110,13 @@ _ORG_SUFFIX = (
     "军",
 )
 _PERSON_SUFFIX = (
+    "洋鬼子",
+    "老婆子",
+    "婆子",
+    "秀才",
+    "举人",
+    "太公",
+    "大神",
     "嫂子",
     "老爷",
     "太爷",
@@ -170,13 +178,14 @@ _PLACE_BEFORE = frozenset("在到往从至去回于住离赴进出")
 # A name neither starts nor ends with a function word ("是赵太爷", "老栓也", "鲁镇的"), nor
 # holds a particle ("关了门").
 NOT_IN_NAME = frozenset("了着的地得")
-_BAD_FIRST = frozenset(
+BAD_FIRST = frozenset(
     "的了着是在和与给把被到从对向也都就便又还才我你他她它这那哪其但而且因所却只很不没一个"
 )
-_BAD_LAST = frozenset(
-    "的了着过是在和与也都就便又还才们说道想看来去上下里中呢吗吧啊呀么个一这那之曰以而人我你他她"
+BAD_LAST = frozenset(
+    "的了着过是在和与也都就便又还才们说道想看来去上下里中呢吗吧啊呀么个一这那之曰以而人我你他她不到"
 )
 # Han characters, and capital letters (阿Ｑ, 小Ｄ, S城).
+_GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了是也都就")
 _HAN_RUN = re.compile(r"[\u3400-\u9fffA-ZＡ-Ｚ]+")
 _DICT_COMMON_FREQ = 50
 MIN_CENTRAL = 3
@@ -261,9 +270,16 @@ def used_as_place(word: str, text: str) -> bool:
 
 
 def central_names(
-    text: str, dictionary: dict[str, str], freq: dict[str, int], surnames: frozenset[str]
+    text: str,
+    dictionary: dict[str, str],
+    freq: dict[str, int],
+    surnames: frozenset[str],
+    tags_at: dict[int, str] | None = None,
 ) -> dict[str, str]:
-    """The names central to ``text`` (name → type): see the module docstring."""
+    """The names central to ``text`` (name → type): see the module docstring. ``tags_at``
+    (offset → jieba tag of the word starting there) lets any verb or adverb after a name count
+    as its action (女娲炼石, 陈老五赶)."""
+    tags = tags_at or {}
     counts: Counter[str] = Counter()
     for run in _HAN_RUN.finditer(text):
         s = run.group()
@@ -288,14 +304,19 @@ def central_names(
             rights[w][after[:1]] += 1
             if before in _BOUNDARY_BEFORE:
                 bounded[w] += 1
-            if _ACT_AFTER.match(after):
+            if _ACT_AFTER.match(after) or (
+                w not in dictionary
+                and tags.get(end, "x")[:1] == "v"
+                and after[:1] not in _PREDICATE_AFTER
+            ):
                 acts[w] += 1
                 if after[:1] in _SPEECH:
                     speaks[w] += 1
             start = text.find(w, end)
     out: dict[str, str] = {}
     for w, c in cands.items():
-        if w in KINSHIP or w[0] in _BAD_FIRST or (w[-1] in _BAD_LAST and not w.endswith("大人")):
+        person_suffix = w.endswith(_PERSON_SUFFIX) and len(w) > 2
+        if w in KINSHIP or w[0] in BAD_FIRST or (w[-1] in BAD_LAST and not person_suffix):
             continue
         if any(ch in NOT_IN_NAME for ch in w):
             continue
@@ -314,18 +335,15 @@ def central_names(
             # (墨子说, 嫦娥道)
             if not (tag == "n" or proper) or not (strong and acts[w] >= 0.3 * c):
                 continue
-            if speaks[w] < 2 and (shape is None or kind_by_suffix(w) is None):
+            if speaks[w] < 1 and acts[w] < 0.5 * c and (shape is None or kind_by_suffix(w) is None):
                 continue
         elif shape is None and not strong:
             continue
-        if shape is None or kind_by_suffix(w) is None:
-            # 连自己, 于是他, 古代传: a common word with one character more is no name
-            if any(
-                freq.get(part, 0) >= _DICT_COMMON_FREQ and part not in out
-                for part in (w[:-1], w[1:])
-                if len(part) >= 2
-            ):
-                continue
+        if (shape is None or kind_by_suffix(w) is None) and (
+            (w[0] in _GLUE and freq.get(w[1:], 0) >= _DICT_COMMON_FREQ)
+            or (w[-1] in _GLUE and freq.get(w[:-1], 0) >= _DICT_COMMON_FREQ)
+        ):
+            continue  # 连自己, 于是他: a common word glued to a function character
         # A name has varied neighbours; a fragment of a longer word (林嫂 in 祥林嫂, 祥林) has
         # one dominant neighbour on one side.
         left, left_n = lefts[w].most_common(1)[0]
@@ -333,7 +351,7 @@ def central_names(
             continue
         if right_n > 0.7 * c and not _ACT_AFTER.match(right) and right not in _BOUNDARY_BEFORE:
             continue
-        by_suffix = kind_by_suffix(w, weak=False) is not None
+        by_suffix = kind_by_suffix(w, weak=False) is not None or shape == "place"
         if not by_suffix and not strong and (acts[w] < 2 or acts[w] < 0.1 * c):
             continue  # 黄缎子, 宁式床: a surname-shaped word nobody acts as
         if by_suffix and acts[w] < 1 and bounded[w] < 0.3 * c:
