@@ -273,7 +273,7 @@ ROLES: dict[str, RolePrompt] = {
     ),
     "page": RolePrompt(
         role="page",
-        version="1",
+        version="2",
         system=_CURATOR,
         instructions=(
             "Compile the one document below into wiki updates. List the entities it is "
@@ -284,7 +284,19 @@ ROLES: dict[str, RolePrompt] = {
             "states the fact in one sentence, and quotes the document exactly (a contiguous "
             "span copied character for character, no ellipsis, no paraphrase). List links "
             "between related entities with a short reason. Write the one-line summary of "
-            "the document. Use the document's language for names, facts and summaries."
+            "the document. Use the document's language for names, facts and summaries. "
+            "Entities are what a reader would look up: a character the document is about is "
+            "an entity even if no other document names it (a name repeated as the one who "
+            "speaks and acts, a kinship or honorific form such as 嫂, 老爷, 先生, 老太); a "
+            "common word is never an entity because it is capitalized or looks like a name. "
+            "The type follows the name's ending when it has one (镇, 庄, 村, 城, 祠, 庵, 酒店: "
+            "a place; 社, 大学, 书局, 党: an organization) and never guesses: when the kind is "
+            "unclear, leave the entity in the fallback dimension. Keep a transliterated "
+            "foreign name whole. Give aliases only when the document declares them (pen "
+            "name, 原名, also known as) — never a bare first name. A key fact is a sentence "
+            "whose subject is its entity (a pronoun or an omitted subject refers to the "
+            "nearest preceding subject); a sentence that only mentions an entity is not one "
+            "of its key facts. A summary is a sentence, never a heading or a title."
         ),
         schema=PAGE_SCHEMA,
         max_output_tokens=2500,
