@@ -137,6 +137,8 @@ def chinese_mentions(
             continue
         if kind == "person" and known is not None and word not in known and _unlikely_name(word):
             continue
+        if known is not None and word not in known and _translit_fragment(text, start, pos):
+            continue  # 尔斯基 of 卢那察尔斯基: a piece of a longer transliteration
         if known is not None and freq is not None:
             ok = verdict.get(word)
             if ok is None:
@@ -182,7 +184,7 @@ def chinese_mentions(
 _TRANSLIT = frozenset(
     "阿尔志跋绥夫爱罗先珂白璧德斯基托泰耶娃诺维奇列宁达文林肯克勒伊卢梭梅里兰亚历山巴莎士比歌"
     "雪莱拜伦易卜生娜拉契诃普希金果戈屠格涅马思但丁雨左萧伯纳哈代海席采叔本华黑康柏图苏底荷"
-    "奥利安瓦西米洛科森顿逊姆布迪蒂妮丽莉菲弗沃蒲汗凯赛培勃洛茨妥也夫霍特厄罗曼尼采"
+    "奥利安瓦西米洛科森顿逊姆布迪蒂妮丽莉菲弗沃蒲汗凯赛培勃洛茨妥也夫霍特厄罗曼尼采察陀"
 )
 _NAME_TAGS = ("nr", "nrt", "nrfg", "ns", "nz")
 
@@ -245,6 +247,15 @@ def _unlikely_name(word: str) -> bool:
         and not all(ch in _TRANSLIT for ch in word)
         and not word.startswith(_COMPOUND_SURNAMES)
     )
+
+
+def _translit_fragment(text: str, start: int, end: int) -> bool:
+    word = text[start:end]
+    if not all(ch in _TRANSLIT for ch in word):
+        return False
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    return before in _TRANSLIT and before != "" or (after in _TRANSLIT and after != "")
 
 
 def _whole_name(token: tuple[str, str], known: dict[str, str] | None) -> bool:

@@ -88,6 +88,9 @@ _ORG_SUFFIX = (
     "晚报",
     "周报",
     "画报",
+    "月报",
+    "学报",
+    "导报",
     "半月刊",
     "月刊",
     "周刊",
@@ -209,6 +212,8 @@ def kind_by_suffix(name: str, weak: bool = True) -> str | None:
                 return kind
     if weak and len(name) >= 3 and name.endswith(_WEAK_PLACE_SUFFIX):
         return "place"
+    if len(name) >= 3 and name.endswith("报"):
+        return "org"  # 益世报, 申报馆's 申报 is two characters and stays a guess
     return None
 
 
