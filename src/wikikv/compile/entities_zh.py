@@ -69,6 +69,23 @@ _PERIODICAL = re.compile(
 # What follows a person's name in prose: speech, address, an honorific.
 _PERSON_AFTER = frozenset("说道曰云问答笑先君氏们等是在也便曾所又却就还都")
 _PERSON_BEFORE = frozenset("和与同跟叫给对向见问请让替使被把")
+_PERSON_AFTER_STRICT = frozenset("说道曰云问答笑先君氏")
+# Agent and abstract endings: 文学者, 经验家, 国民性 are kinds of people or things, not names.
+_COMMON_ENDINGS = (
+    "者",
+    "家",
+    "们",
+    "性",
+    "派",
+    "界",
+    "式",
+    "化",
+    "论",
+    "学",
+    "主义",
+    "王朝",
+    "礼教",
+)
 
 
 def looks_like_name(word: str) -> bool:
@@ -136,6 +153,8 @@ def chinese_mentions(
         if word in reader.KINSHIP or any(ch in reader.NOT_IN_NAME for ch in word):
             continue
         if kind == "person" and known is not None and word not in known and _unlikely_name(word):
+            continue
+        if kind == "person" and known is not None and _common_person_word(word, known):
             continue
         if known is not None and word not in known and _translit_fragment(text, start, pos):
             continue  # 尔斯基 of 卢那察尔斯基: a piece of a longer transliteration
@@ -236,6 +255,16 @@ def _join_suffixed(words: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+def _common_person_word(word: str, known: dict[str, str]) -> bool:
+    """A dictionary word tagged as a person that no name looks like: four characters or more
+    (封建礼教, 广大群众), or an agent or abstract ending (文学者, 国民性)."""
+    if all(ch in _TRANSLIT for ch in word) or word.startswith(_COMPOUND_SURNAMES):
+        return False
+    if len(word) >= 3 and word.endswith(_COMMON_ENDINGS):
+        return True
+    return word in known and len(word) >= 4
+
+
 def _unlikely_name(word: str) -> bool:
     """An unknown word the tagger calls a person but no Chinese name looks like: glued to a
     function character (但娜拉, 和帝), or four characters and more that are neither a
@@ -300,15 +329,18 @@ def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, in
     if kind == "place":
         return reader.used_as_place(word, text)
     if kind == "person" and flag == "nr" and len(word) == 2:
-        return _used_as_person(word, text)  # 麻木, 白发, 乌龟: common words tagged nr
+        return _used_as_person(word, text, strict=True)  # 麻木, 白露, 冷笑: words tagged nr
     return flag == "nt" or kind != "topic"
 
 
-def _used_as_person(word: str, text: str) -> bool:
+def _used_as_person(word: str, text: str, strict: bool = False) -> bool:
+    """Whether ``text`` puts ``word`` where a person goes somewhere; ``strict``: only speech,
+    an honorific or a companion (胡适说, 和孔子, 陈源教授 does not count)."""
+    after_set = _PERSON_AFTER_STRICT if strict else _PERSON_AFTER
     start = text.find(word)
     while start >= 0:
         end = start + len(word)
-        if (start and text[start - 1] in _PERSON_BEFORE) or text[end : end + 1] in _PERSON_AFTER:
+        if (start and text[start - 1] in _PERSON_BEFORE) or text[end : end + 1] in after_set:
             return True
         start = text.find(word, end)
     return False
