@@ -69,7 +69,7 @@ _PERIODICAL = re.compile(
 # What follows a person's name in prose: speech, address, an honorific.
 _PERSON_AFTER = frozenset("说道曰云问答笑先君氏们等是在也便曾所又却就还都")
 _PERSON_BEFORE = frozenset("和与同跟叫给对向见问请让替使被把")
-_PERSON_AFTER_STRICT = frozenset("说道曰云问答笑先君氏")
+_PERSON_AFTER_STRICT = frozenset("说道曰云问答笑先君氏们等在曾所")
 # Agent and abstract endings: 文学者, 经验家, 国民性 are kinds of people or things, not names.
 _COMMON_ENDINGS = (
     "者",
@@ -335,7 +335,8 @@ def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, in
 
 def _used_as_person(word: str, text: str, strict: bool = False) -> bool:
     """Whether ``text`` puts ``word`` where a person goes somewhere; ``strict``: only speech,
-    an honorific or a companion (胡适说, 和孔子, 陈源教授 does not count)."""
+    an honorific, a companion or a whereabouts (胡适说, 和孔子, 鲁迅在北京) — not an adverb, which
+    follows adjectives and verbs as well (新奇也, 冷笑便)."""
     after_set = _PERSON_AFTER_STRICT if strict else _PERSON_AFTER
     start = text.find(word)
     while start >= 0:
