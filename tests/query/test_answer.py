@@ -62,14 +62,40 @@ def test_direct_answer_needs_agreement_lint_and_fresh_sources(kb: KnowledgeBase)
     assert direct_page(kb, "What is Inception?") is None
 
 
-def test_offline_answer_is_cited_evidence(kb: KnowledgeBase) -> None:
-    answer = ask(kb, "Who is the spouse of the director of Inception?", allow_direct=False)
+def test_offline_answer_quotes_the_best_sentences_with_their_citations(kb: KnowledgeBase) -> None:
+    answer = ask(kb, "Who directed Dunkirk?", allow_direct=False)
     assert answer.mode == "evidence"
     assert not answer.from_wiki
-    cited = [c.path for c in answer.citations]
-    assert "/films/Inception" in cited
-    assert "/sources/articles/d2" in cited
+    assert "directed by Christopher Nolan" in answer.answer
+    quoted = [c for c in answer.citations if c.quote]
+    assert quoted
+    assert all(c.quote in answer.answer for c in quoted)
+    best = quoted[0]
+    assert best.path == "/sources/articles/d6"
+    start, end = (int(x) for x in best.chars.split("-"))
+    assert kb.get("/sources/articles/d6").text[start:end] == best.quote  # type: ignore[union-attr]
+    assert "---" not in answer.answer
+    assert "#" not in answer.answer
+
+
+def test_offline_answer_says_when_no_sentence_answers(kb: KnowledgeBase) -> None:
+    answer = ask(kb, "zeppelin quasar", allow_direct=False)
+    assert answer.answer == ""
+    assert not [c for c in answer.citations if c.quote]
+    assert "no sentence" in answer.stopped_because
+
+
+def test_offline_answer_is_never_front_matter_or_a_heading(kb: KnowledgeBase) -> None:
+    meta = kb.get("/人物/鲁迅").meta  # type: ignore[union-attr]
+    body = "---\ntype: people\naliases: []\n---\n# 鲁迅\n> 鲁迅，原名周树人。\n\n## Key Facts\n"
+    body += "- 鲁迅生于浙江绍兴。 [^1]\n\n[^1]: [[/sources/articles/d4]] chars 0-10\n"
+    kb.put("/人物/鲁迅", body, meta)
+    answer = ask(kb, "鲁迅的故乡在哪里？", allow_direct=False)
     assert answer.answer
+    assert "---" not in answer.answer
+    assert "type:" not in answer.answer
+    assert not any(line.lstrip("“").startswith("#") for line in answer.answer.splitlines())
+    assert "绍兴" in answer.answer
 
 
 def test_agent_searches_reads_and_answers(

@@ -455,6 +455,9 @@ class Compiler:
         done = 0
         step = max(1, self.options.batch)
         self.progress("analyse", 0, len(todo))
+        # Articles are searchable too: nav answers "which texts mention X" from their full text
+        # (digests alone hold a few sentences per document).
+        indexer = _indexer(self.kb) if self.options.index else None
         for i in range(0, len(todo), step):
             chunk = todo[i : i + step]
             analyses = analyze_documents(
@@ -462,10 +465,15 @@ class Compiler:
             )
             for doc, a in zip(chunk, analyses, strict=True):
                 path = article_path(doc.id)
-                writer.put(path, doc.text, article_meta(a, doc.text))
+                meta = article_meta(a, doc.text)
+                writer.put(path, doc.text, meta)
+                if indexer is not None:
+                    indexer.add_path(path, doc.text, meta)
                 pages.sigs[path] = "a:" + a.fingerprint
                 out[doc.id] = a
             writer.flush()
+            if indexer is not None:
+                indexer.flush()
             done += len(chunk)
             progress.docs_done = done
             progress.updated_at = now()

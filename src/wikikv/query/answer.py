@@ -1,5 +1,6 @@
 """ask(question): answers with citations — direct from a compiled page, by the LLM agent loop, or
-(offline) as the ranked, cited evidence that nav gathered.
+(offline) as the few sentences of nav's evidence that best answer it, each quoted with its
+citation (:mod:`wikikv.query.sentences`).
 
 Direct answers (L1 whitepaper): when alias/name matching and search agree on one page, that page
 passed lint, and it is newer than every source it cites, its summary and facts are the answer —
@@ -34,6 +35,7 @@ from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
 from wikikv.query.nav import NavResult, nav
 from wikikv.query.ops import wiki_read, wiki_search
+from wikikv.query.sentences import Sentence, answer_text, best_sentences, page_sentences
 from wikikv.search import search
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
@@ -49,6 +51,7 @@ TOOL_RESULT_CHARS = 6000
 class Citation:
     path: str
     quote: str = ""
+    chars: str = ""  # "a-b": the quote's character range in ``path``, when known
 
 
 @dataclass
@@ -72,7 +75,9 @@ class Answer:
             "answer": self.answer,
             "mode": self.mode,
             "from_wiki": self.from_wiki,
-            "citations": [{"path": c.path, "quote": c.quote} for c in self.citations],
+            "citations": [
+                {"path": c.path, "quote": c.quote, "chars": c.chars} for c in self.citations
+            ],
             "evidence": [r.to_dict() for r in self.evidence],
             "tool_calls": self.tool_calls,
             "pages_read": self.pages_read,
@@ -130,13 +135,18 @@ def llm_agrees(provider: object, question: str, page: FileRecord) -> tuple[bool,
 
 
 def _direct(page: FileRecord, question: str, started: float) -> Answer:
-    text = page.meta.summary or page.text.split("\n\n", 1)[0]
+    best = best_sentences(question, page_sentences(page.path, page.text, "entity", 0))
+    if best:
+        text, cites = answer_text(best), _citations(best)
+    else:  # the page answers by being about the subject: its summary, never a heading
+        text = next((s.text for s in page_sentences(page.path, page.meta.summary, "entity", 0)), "")
+        cites = [Citation(s) for s in page.meta.sources]
     return Answer(
         question=question,
         answer=text,
         mode="direct",
         from_wiki=True,
-        citations=[Citation(page.path)] + [Citation(s) for s in page.meta.sources],
+        citations=[Citation(page.path), *cites],
         pages_read=[page.path],
         elapsed_ms=(time.perf_counter() - started) * 1000,
         stopped_because="direct answer",
@@ -144,26 +154,38 @@ def _direct(page: FileRecord, question: str, started: float) -> Answer:
 
 
 # ----------------------------------------------------------------- offline
+def _citations(sentences: list[Sentence]) -> list[Citation]:
+    return [
+        Citation(s.source, s.text, f"{s.chars[0]}-{s.chars[1]}" if s.chars else "")
+        for s in sentences
+    ]
+
+
 def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: float) -> Answer:
+    """Offline: the few sentences of nav's evidence that best answer the question, each quoted
+    with its citation — or no answer, said so, when no sentence holds a question term."""
     results = list(nav(kb, question, budget))
-    fine = [r for r in results if r.granularity >= 2]
-    best = fine[0] if fine else (results[-1] if results else None)
-    text = ""
-    if best is not None:
-        text = best.text.strip().split("\n\n", 1)[0][:600]
-    cites: list[Citation] = []
-    for r in fine:
-        cites.append(Citation(r.path))
-        cites.extend(Citation(s) for s in r.sources if all(c.path != s for c in cites))
+    candidates = [
+        s
+        for i, r in enumerate(results)
+        if r.granularity >= 2
+        for s in page_sentences(r.path, r.text, r.level, i)
+    ]
+    best = best_sentences(question, candidates)
+    spent = "budget spent" if not budget.allows() else "evidence gathered"
     return Answer(
         question=question,
-        answer=text,
+        answer=answer_text(best),
         mode="evidence",
-        citations=cites,
+        citations=_citations(best),
         evidence=results,
         pages_read=[r.path for r in results],
         elapsed_ms=(time.perf_counter() - started) * 1000,
-        stopped_because="budget" if not budget.allows() else "evidence gathered",
+        stopped_because=(
+            f"{spent}; {len(best)} sentence(s) from {len(candidates)} candidates"
+            if best
+            else f"{spent}; no sentence of the evidence answers the question"
+        ),
     )
 
 

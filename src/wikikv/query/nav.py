@@ -5,14 +5,20 @@ then entity pages, then digests and articles — so any prefix of the stream is 
 answer. The plan:
 
 1. Read the root and emit its overview (always; it is the coarsest answer).
-2. Classify: enumeration questions ("which ...", "list ...", "有哪些") are answered from a listing.
+2. Classify: enumeration questions ("which ...", "list ...", "有哪些") are answered with evidence —
+   the matching entity and source pages and what they cite — like any other question, with more
+   candidates; a listing answers only when a directory itself is what is asked for ("有哪些人物？",
+   "Which films are in the wiki?": nothing but the directory's name is left once the question's
+   frame words are dropped).
 3. Phase 1: one search call picks candidate paths (no per-level descent).
 4. Phase 2: targeted reads of the candidates; when NeedsDeeper says a page does not cover the
    query, expand one level along its wikilinks and cited sources — how multi-hop questions are
    answered.
 
 The budget is checked before every read, search or LLM call; a count budget is never overrun by
-more than the single step in flight.
+more than the single step in flight. The clock of a fresh budget starts once the analyzers the
+query needs are ready (the Chinese dictionary is mapped on first use), so start-up is not spent
+from it.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from wikikv.evolve.stats import query_scope
 from wikikv.query.budget import Budget
 from wikikv.search import search as search_pages
 from wikikv.search import tokenize
+from wikikv.search.tokenize import analyzers_ready, fold, has_cjk, present_terms
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, segments, unescape_segment
 from wikikv.store.records import DirRecord, FileRecord
@@ -42,6 +49,19 @@ _ENUM_EN = re.compile(
 # benchmark a bare "which" rule sent 45% of 2WikiMultiHopQA's questions to listings.)
 _WHICH_PLURAL = re.compile(r"^\s*which\s+(\w+\s+)?\w+[^s\W]s\b", re.I)
 _ENUM_ZH = re.compile(r"(有哪些|哪些|列举|列出|都有什么|有什么)")
+# What an enumeration question says about its own form rather than its subject: the asking words
+# and the kind of thing to list when it is "texts" (every source is a text). Dropped from the
+# search, and left out when deciding whether a directory is the whole answer.
+_FRAME_ZH = re.compile(
+    r"有哪些|哪些|哪几篇|哪几部|哪几个|哪篇|哪部|列举|列出|都有什么|有什么|所有|全部|"
+    r"回忆文章|文章|作品|小说|著作|篇目"
+)
+_FRAME_TERMS = frozenset(
+    "list name names all enumerate every give show tell me which what wiki kb corpus here "
+    "知识库 维基 所有 全部 都 列出 列举 哪些 有 有哪些".split()
+)
+# An entity page citing more sources than this lists only those with evidence for the query.
+FEW_SOURCES = 3
 
 NeedsDeeper = Callable[[str, FileRecord], bool]
 
@@ -97,12 +117,20 @@ def level_of(path: str, rec: object) -> str:
     return "entity"
 
 
+def search_text(query: str) -> str:
+    """The text nav searches for: an enumeration question without its frame words."""
+    if classify(query) != "enumeration" or not _ENUM_ZH.search(query):
+        return query
+    stripped = _FRAME_ZH.sub(" ", query).strip()
+    return stripped if tokenize(stripped) else query
+
+
 def coverage(query: str, text: str) -> float:
     """Share of the query's content terms that the text contains (extractive NeedsDeeper)."""
     q = set(tokenize(query))
     if not q:
         return 1.0
-    return len(q & set(tokenize(text))) / len(q)
+    return len(present_terms(q, text)) / len(q)
 
 
 def extractive_needs_deeper(threshold: float = 0.75) -> NeedsDeeper:
@@ -117,11 +145,22 @@ _CITE = re.compile(r"\[\^(\w+)\]")
 
 
 def rank_sources(
-    text: str, sources: list[str], qterms: set[str], found: dict[str, int]
+    text: str,
+    sources: list[str],
+    qterms: set[str],
+    found: dict[str, int],
+    name_terms: frozenset[str] = frozenset(),
+    evidence_only: bool = False,
 ) -> list[str]:
     """An entity page's sources, most relevant first: sources that the search itself ranked come
     first (by rank), then by how many query terms the key facts citing them share; ties keep
-    citation order. (Citation order alone lets a hub page fill the top with unrelated sources.)"""
+    citation order. (Citation order alone lets a hub page fill the top with unrelated sources.)
+
+    With ``evidence_only`` (Chinese questions), a page citing more than :data:`FEW_SOURCES` keeps
+    only the sources with evidence — found by the search, or cited by a fact that shares a query
+    term other than the page's own name (``name_terms``: every fact of the page mentions its
+    name, so that says nothing). On the English multi-hop sets this filter costs recall@5 (a
+    bridge page's unfound sources are the second hop), so it stays off there."""
     notes: dict[str, str] = {}
     facts: list[str] = []
     for line in text.splitlines():
@@ -131,18 +170,30 @@ def rank_sources(
         elif "[^" in line:
             facts.append(line)
     score: dict[str, float] = {}
+    evidence: set[str] = set()
+    other_terms = qterms - name_terms
     for line in facts:
-        overlap = len(qterms & set(tokenize(line)))
+        present = present_terms(qterms, line)
         for ref in _CITE.findall(line):
             src = notes.get(ref)
             if src is not None:
-                score[src] = max(score.get(src, 0.0), float(overlap))
+                score[src] = max(score.get(src, 0.0), float(len(present)))
+                if present & other_terms:
+                    evidence.add(src)
     for src in sources:
-        rank = found.get(src.rsplit("/", 1)[-1])
+        rank = found.get(_doc_of(src))
         if rank is not None:
             score[src] = score.get(src, 0.0) + 100.0 - rank
+            evidence.add(src)
     pos = {s: i for i, s in enumerate(sources)}
-    return sorted(sources, key=lambda s: (-score.get(s, 0.0), pos[s]))
+    ranked = sorted(sources, key=lambda s: (-score.get(s, 0.0), pos[s]))
+    if evidence_only and len(ranked) > FEW_SOURCES:
+        ranked = [s for s in ranked if s in evidence]
+    return ranked
+
+
+def _doc_of(source: str) -> str:
+    return source.rsplit("/", 1)[-1]
 
 
 def _title(rec: FileRecord | DirRecord) -> str:
@@ -175,7 +226,11 @@ class _Nav:
         self.candidates = candidates
         self.expand = expand
         self.seen: set[str] = set()
-        self.qterms = set(tokenize(query))
+        self.search_query = search_text(query)
+        self.qterms = set(tokenize(self.search_query))
+        self.folded_query = fold(query)
+        # Chinese questions ask for evidence, not hubs: see lookup() and rank_sources().
+        self.strict = has_cjk(query)
         self.found_sources: dict[str, int] = {}  # doc id -> rank among the search's source hits
 
     def emit(
@@ -188,8 +243,15 @@ class _Nav:
     ) -> NavResult:
         self.seen.add(rec.path)
         sources = list(rec.meta.sources) if isinstance(rec, FileRecord) else []
-        if level == "entity" and len(sources) > 1:
-            sources = rank_sources(rec.text, sources, self.qterms, self.found_sources)
+        if level == "entity" and isinstance(rec, FileRecord) and len(sources) > 1:
+            sources = rank_sources(
+                rec.text,
+                sources,
+                self.qterms,
+                self.found_sources,
+                self.name_terms(rec),
+                evidence_only=self.strict,
+            )
         return NavResult(
             level,
             rec.path,
@@ -200,6 +262,15 @@ class _Nav:
             reason,
             sources,
         )
+
+    def names(self, *names: str) -> bool:
+        """Whether the question contains one of ``names`` (folded; two characters or more)."""
+        return any(len(n) >= 2 and fold(n) in self.folded_query for n in names if n)
+
+    def name_terms(self, rec: FileRecord) -> frozenset[str]:
+        """The index terms of the page's title and aliases."""
+        names = [rec.meta.title or unescape_segment(rec.name), *rec.meta.aliases]
+        return frozenset(t for n in names if n for t in tokenize(n))
 
     def read(self, path: str) -> FileRecord | DirRecord | None:
         """One budgeted read; None when the budget is spent or the record is gone."""
@@ -228,23 +299,11 @@ class _Nav:
 
     # ------------------------------------------------------- enumeration
     def enumerate(self, root: DirRecord) -> Iterator[NavResult]:
-        """Answer from a listing: the best-matching dimension (or directory), then its pages."""
-        best, best_score = None, 0.0
-        for name in root.sub_dirs:
-            if name == "sources":
-                continue
-            overlap = len(self.qterms & set(tokenize(unescape_segment(name))))
-            if overlap > best_score:
-                best, best_score = name, float(overlap)
-        target = "/" + best if best else None
-        if target is None and self.budget.allows(reads=1):
-            self.budget.charge(reads=1)
-            for hit in search_pages(self.kb, self.query, limit=self.candidates):
-                dim = _dimension_of(hit.path)
-                if dim:
-                    target = dim
-                    break
+        """Evidence, as for any question but with more candidates — unless the question asks for
+        a directory itself, which is then listed with its pages."""
+        target = self.listing_target(root)
         if target is None:
+            yield from self.lookup(self.candidates * 2, expand=False)
             return
         rec = self.read(target)
         if not isinstance(rec, DirRecord):
@@ -259,15 +318,32 @@ class _Nav:
             if isinstance(page, FileRecord):
                 yield self.emit("entity", page, 0.5, f"listed under {rec.path}")
 
+    def listing_target(self, root: DirRecord) -> str | None:
+        """The dimension whose listing is the whole answer: what the question says besides its
+        frame words is that dimension's name ("有哪些人物？" → /人物)."""
+        content = {t for t in tokenize(_FRAME_ZH.sub(" ", self.query)) if t not in _FRAME_TERMS}
+        if not content:
+            return None
+        for name in root.sub_dirs:
+            if name != "sources" and content <= set(tokenize(unescape_segment(name))):
+                return "/" + name
+        return None
+
     # ------------------------------------------------------------ lookup
-    def lookup(self) -> Iterator[NavResult]:
+    def lookup(self, candidates: int | None = None, expand: bool = True) -> Iterator[NavResult]:
+        """Search, then read the candidates; ``expand``: follow the wikilinks of a page that
+        falls short (a chain of facts), which an enumeration — a set of matches — does not."""
         if not self.budget.allows(reads=1):
             return
         self.budget.charge(reads=1)  # Phase 1: one search call
-        hits = search_pages(self.kb, self.query, limit=self.candidates)
+        hits = search_pages(self.kb, self.search_query, limit=candidates or self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         source_hits = [h for h in hits if h.path.startswith(SOURCES)]
-        self.found_sources = {h.path.rsplit("/", 1)[-1]: i for i, h in enumerate(source_hits)}
+        # A document's rank is its article's (the full text), else its digest's: ranking by whole
+        # texts finds the documents that discuss a subject, not those whose digest quotes it.
+        by_text = sorted(source_hits, key=lambda h: not h.path.startswith(ARTICLES))
+        for h in by_text:
+            self.found_sources.setdefault(h.path.rsplit("/", 1)[-1], len(self.found_sources))
         # Dimension summaries of the regions the candidates fall in.
         dims: list[str] = []
         for h in entity_hits:
@@ -281,8 +357,14 @@ class _Nav:
                     "dimension", rec, 0.0, "region of the candidates", self.dimension_text(rec)
                 )
         # Phase 2a: entity pages, expanding one level along wikilinks when a page falls short.
+        # Chinese: a page the search ranks below the best source, and that the question does not
+        # name, is left out — such pages match on character bigrams of the question (the
+        # fallback for unknown words), and their sources push real evidence out of the top.
+        floor = source_hits[0].score if source_hits and self.strict else float("-inf")
         queue: list[tuple[str, float, str]] = [
-            (h.path, h.score, "search: " + "; ".join(h.why)) for h in entity_hits
+            (h.path, h.score, "search: " + "; ".join(h.why))
+            for h in entity_hits
+            if h.score >= floor or self.names(h.title)
         ]
         cited: list[str] = []
         i = 0
@@ -301,7 +383,7 @@ class _Nav:
             result = self.emit("entity", rec, score, reason)
             yield result
             cited.extend(s for s in result.sources if s not in cited)
-            if reason.startswith("search") and self.needs_deeper(self.query, rec):
+            if expand and reason.startswith("search") and self.needs_deeper(self.query, rec):
                 for link in self.rank_links(rec)[: self.expand]:
                     queue.append((link, score * 0.5, f"linked from {rec.path}"))
         # Phase 2b: digests and articles — search hits first, then the sources pages cited.
@@ -342,6 +424,9 @@ def nav(
 ) -> Iterator[NavResult]:
     """Stream results for ``query`` within ``budget`` (default: 50 ms), coarse to fine."""
     b = budget if budget is not None else Budget(ms=50.0)
+    analyzers_ready(query)
+    if b.reads == 0 and b.llm_calls == 0:
+        b.restart()  # a fresh budget is for navigating, not for setting up
     with query_scope(kb):  # access statistics of one query (a no-op unless recording)
         yield from _Nav(
             kb, query, b, needs_deeper or extractive_needs_deeper(), candidates, expand

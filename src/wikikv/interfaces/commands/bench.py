@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from wikikv.interfaces.commands.lazy import LazyBenchGroup
+
 DEFAULT_OUT = "bench-results/storage.json"
 
 
@@ -19,7 +21,7 @@ def register(main: click.Group) -> None:
         main.add_command(bench)
 
 
-@click.group("bench")
+@click.group("bench", cls=LazyBenchGroup)
 def bench() -> None:
     """Benchmarks of WikiKV against baselines: each prints a table and writes JSON.
 
