@@ -154,6 +154,6 @@ def find_set(*stems: str) -> Path | None:
         return None
     for stem in stems:
         for ext in (".csv", ".tsv", ".yaml", ".yml"):
-            for p in sorted(folder.glob(f"{stem}*{ext}")):
+            for p in sorted(folder.glob(f"*{stem}*{ext}")):
                 return p
     return None
