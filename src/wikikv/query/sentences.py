@@ -90,7 +90,9 @@ def _joined(text: str) -> str:
     """A sentence wrapped over lines, on one line (Chinese lines join without a space), its
     wikilinks as plain words."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return _WIKILINK.sub(lambda m: m.group(2) or m.group(1), ("" if has_cjk(text) else " ").join(lines))
+    return _WIKILINK.sub(
+        lambda m: m.group(2) or m.group(1), ("" if has_cjk(text) else " ").join(lines)
+    )
 
 
 def _is_sentence(text: str) -> bool:
