@@ -12,8 +12,6 @@ The public API: open a store, get a kb, read and write its records::
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 from wikikv.errors import (
     AccessDenied,
     AlreadyExists,
@@ -66,10 +64,21 @@ from wikikv.store.records import (
 )
 from wikikv.store.store import FORMAT_VERSION, Store, open_store
 
-try:
-    __version__ = version("wikikv")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0.0.0+unknown"
+
+def __getattr__(name: str) -> str:
+    # ``__version__`` on first use: importlib.metadata scans the installed distributions, which
+    # every one-shot CLI command would otherwise pay at start-up.
+    if name != "__version__":
+        raise AttributeError(f"module 'wikikv' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("wikikv")
+    except PackageNotFoundError:  # pragma: no cover - a source tree without install
+        found = "0.0.0+unknown"
+    globals()["__version__"] = found
+    return found
+
 
 __all__ = [
     "AccessDenied",

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 import click
 import yaml
 
-from wikikv import __version__, pages_md
+from wikikv import pages_md
 from wikikv.errors import ConflictError, DirectoryNotEmpty, NotFound
 from wikikv.interfaces.common import (
     WikiKVGroup,
@@ -37,8 +37,24 @@ from wikikv.store.backends.base import ANY
 from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
 
 
+def _print_version(ctx: click.Context, value: bool) -> None:
+    """``--version``; the version is looked up only when asked for (it costs start-up time)."""
+    if value and not ctx.resilient_parsing:
+        import wikikv
+
+        click.echo(f"wikikv {wikikv.__version__}")
+        ctx.exit()
+
+
 @click.group(cls=WikiKVGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="wikikv", message="%(prog)s %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx, value),
+    help="Show the version and exit.",
+)
 def main() -> None:
     """WikiKV: LLM-curated hierarchical knowledge bases on a path-indexed key-value store.
 

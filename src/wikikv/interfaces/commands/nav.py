@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import Any
 
 import click
 
 from wikikv.interfaces.common import emit, json_option, open_kb, store_options
-from wikikv.query.answer import Answer, ask
 from wikikv.query.budget import Budget
 from wikikv.query.nav import NavResult, nav
 from wikikv.search.tokenize import analyzers_ready
@@ -41,7 +41,7 @@ def _line(r: NavResult) -> str:
     return f"[{r.level:<9}] {r.path}  ({r.elapsed_ms:.2f} ms)\n    {text}"
 
 
-def _print_answer(a: Answer) -> None:
+def _print_answer(a: Any) -> None:  # an Answer (imported with ask, only by ask)
     click.echo(a.answer or "(no answer found: no sentence of the evidence answers the question)")
     quoted = [c for c in a.citations if c.quote]
     if quoted:
@@ -140,6 +140,8 @@ def register(main: click.Group) -> None:
 
         Example: wikikv ask --kb demo "Where was Lu Xun born?"
         """
+        from wikikv.query.answer import ask
+
         kb = open_kb(store_url, kb_name)
         provider = None
         if llm == "openai":
