@@ -152,8 +152,14 @@ def find_set(*stems: str) -> Path | None:
     folder = evals_dir()
     if not folder.is_dir():
         return None
+    exts = (".tsv", ".csv", ".yaml", ".yml")
     for stem in stems:
-        for ext in (".csv", ".tsv", ".yaml", ".yml"):
+        for ext in exts:
+            if (folder / f"{stem}{ext}").is_file():
+                return folder / f"{stem}{ext}"
+    for stem in stems:
+        for ext in exts:
             for p in sorted(folder.glob(f"*{stem}*{ext}")):
-                return p
+                if ".src." not in p.name:  # a source file the set is generated from
+                    return p
     return None

@@ -45,12 +45,13 @@ SEGMENT_QUERY = "鲁迅的故乡在哪里"
 PARTS: dict[str, str] = {
     "interpreter (python -c pass)": "",
     "import the CLI": "import wikikv.interfaces.cli",
+    "import wikikv.search (no dictionary)": "import wikikv.search.dictcache",
     "jieba: initialize (marshalled cache)": (
         "import jieba, logging; jieba.setLogLevel(logging.WARNING); jieba.initialize(); "
         f"jieba.lcut({SEGMENT_QUERY!r}, HMM=False)"
     ),
     "rjieba: import + cut": f"import rjieba; rjieba.cut({SEGMENT_QUERY!r}, False)",
-    "mapped dictionary: open + cut": (
+    "mapped dictionary: import wikikv.search, open, cut": (
         "from wikikv.search.dictcache import lazy_dictionary; "
         f"lazy_dictionary().cut_for_search({SEGMENT_QUERY!r})"
     ),
