@@ -91,6 +91,12 @@ def test_sentences_and_answers_ignore_line_wrapping() -> None:
     text = "我冒了严寒，回到\n故乡去。时候既然是深冬；\n\n渐近故乡时。"
     assert sentences(text) == ["我冒了严寒，回到故乡去。", "时候既然是深冬；", "渐近故乡时。"]
     assert contains_answer(["回到故 乡去"], "到故乡")
+    english = "Lu Xun was born in\nShaoxing. He died in 1936.\n\nA second paragraph."
+    assert sentences(english) == [
+        "Lu Xun was born in Shaoxing.",
+        "He died in 1936.",
+        "A second paragraph.",
+    ]
 
 
 def test_targets_need_five_points_over_bm25_in_every_bucket() -> None:

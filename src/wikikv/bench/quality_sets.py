@@ -14,10 +14,11 @@ from typing import Any
 import yaml
 
 from wikikv.errors import NotFound
+from wikikv.query.sentences import split_sentences
+from wikikv.search.tokenize import has_cjk
 
 BUCKETS = ("single", "multi", "theme")
 _PUNCT_ONLY = re.compile(r"^[\W_]+$")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;])|\n+")
 
 
 def evals_dir() -> Path:
@@ -101,12 +102,13 @@ class FlatBM25:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of a raw text (split after 。！？；, and at line breaks between paragraphs)."""
-    out = []
+    """Sentences of a raw text: paragraphs split at blank lines, then after 。！？； (Chinese,
+    lines joined without spaces) or after . ! ? before a capital (other text, lines joined with
+    one space) — the same splitting ``ask`` uses."""
+    out: list[str] = []
     for para in re.split(r"\n\s*\n", text):
-        for s in _SENTENCE_END.split(squash(para)):
-            if s.strip():
-                out.append(s.strip())
+        joined = squash(para) if has_cjk(para) else " ".join(para.split())
+        out.extend(s for s in split_sentences(joined) if s)
     return out
 
 
