@@ -134,10 +134,10 @@ def llm_agrees(provider: object, question: str, page: FileRecord) -> tuple[bool,
     return bool(data.get("answers_question")), usage.total_tokens
 
 
-def _direct(page: FileRecord, question: str, started: float) -> Answer:
+def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) -> Answer:
     best = best_sentences(question, page_sentences(page.path, page.text, "entity", 0))
     if best:
-        text, cites = answer_text(best), _citations(best)
+        text, cites = answer_text(best), _citations(kb, best)
     else:  # the page answers by being about the subject: its summary, never a heading
         text = next((s.text for s in page_sentences(page.path, page.meta.summary, "entity", 0)), "")
         cites = [Citation(s) for s in page.meta.sources]
@@ -154,11 +154,19 @@ def _direct(page: FileRecord, question: str, started: float) -> Answer:
 
 
 # ----------------------------------------------------------------- offline
-def _citations(sentences: list[Sentence]) -> list[Citation]:
-    return [
-        Citation(s.source, s.text, f"{s.chars[0]}-{s.chars[1]}" if s.chars else "")
-        for s in sentences
-    ]
+def _citations(kb: KnowledgeBase, sentences: list[Sentence]) -> list[Citation]:
+    """Each sentence with its source and range — when the reader may read that source (one
+    batched read; a kb view with path ACLs finds nothing outside them); else with the page the
+    sentence was read on, which nav already showed."""
+    cited = sorted({s.source for s in sentences if s.source != s.found_on})
+    readable = {p for p, rec in zip(cited, kb.get_many(cited), strict=True) if rec is not None}
+    out = []
+    for s in sentences:
+        if s.source == s.found_on or s.source in readable:
+            out.append(Citation(s.source, s.text, f"{s.chars[0]}-{s.chars[1]}" if s.chars else ""))
+        else:
+            out.append(Citation(s.found_on, s.text))
+    return out
 
 
 def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: float) -> Answer:
@@ -177,7 +185,7 @@ def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: f
         question=question,
         answer=answer_text(best),
         mode="evidence",
-        citations=_citations(best),
+        citations=_citations(kb, best),
         evidence=results,
         pages_read=[r.path for r in results],
         elapsed_ms=(time.perf_counter() - started) * 1000,
@@ -322,7 +330,7 @@ def _ask(
                 (True, 0) if provider is None else llm_agrees(provider, question, page)
             )
             if agrees:
-                direct = _direct(page, question, started)
+                direct = _direct(kb, page, question, started)
                 direct.tokens = vote_tokens
                 direct.llm_calls = 1 if vote_tokens else 0
                 return direct
