@@ -251,6 +251,10 @@ class ExportVerifyFailed(VaultError):
         super().__init__(f"export {dest} fails verification: " + "; ".join(parts))
 
 
+class InvalidErrorBook(WikiKVError, ValueError):
+    """An ``error_book.yaml`` to import is malformed (the message names the entry and field)."""
+
+
 class LLMError(WikiKVError):
     """An LLM provider failed after its retries."""
 

@@ -60,9 +60,12 @@ def test_build_request() -> None:
         ["Never use 'misc'."],
         {"max_dimensions": 7},
     )
-    assert req.prompt_version == ROLES["schema"].full_version
+    # Error Book rules version the prompt and travel as data, not as instructions.
+    assert req.prompt_version.startswith(ROLES["schema"].full_version + "+eb.")
+    assert build_request("schema", ["a"]).prompt_version == ROLES["schema"].full_version
     assert "between 3 and 7" in req.instructions
-    assert "Never use 'misc'." in req.instructions
+    assert "Never use 'misc'." not in req.instructions
+    assert list(req.constraints) == ["Never use 'misc'."]
     assert req.ids() == ["x", "y"]
     assert build_request("page", ["t"]).ids() == ["doc-1"]
     with pytest.raises(KeyError, match="unknown LLM role"):

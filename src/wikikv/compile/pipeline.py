@@ -49,6 +49,7 @@ from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.quality import hooks as quality
 from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import basename
@@ -93,6 +94,8 @@ class CompileOptions:
     evolve_every: int = 0  # run a schema-evolution pass after every N ingested documents
     # Chinese tagging without jieba's HMM POS model: ~10x faster, misses transliterated names.
     fast_zh: bool = False
+    # Error Book hooks (wikikv.quality): constraints in, pages linted as rendered, layer 1 after.
+    quality: bool = True
 
 
 @dataclass
@@ -245,6 +248,7 @@ class Compiler:
         self.provider: CompileProvider = provider or ExtractiveProvider()
         self.options = options or CompileOptions()
         self.progress = progress or (lambda phase, done, total: None)
+        self._gate: quality.RenderGate | None = None
 
     # ------------------------------------------------------------------ entry points
     def build(
@@ -406,6 +410,8 @@ class Compiler:
                 self.provider.use_titles(*gazetteer_for(titles, folder))
             t = time.perf_counter()
             texts = {d.id: d.text for d in docs}
+            if self.options.quality:
+                quality.inject(self.kb, self.provider)
             analysed = self._phase_a(todo, writer, pages, progress)
             current.update(analysed)
             report.analyzed = len(analysed)
@@ -433,6 +439,8 @@ class Compiler:
                 t = time.perf_counter()
                 self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
                 report.timings["render"] = time.perf_counter() - t
+                if self._gate is not None:
+                    quality.after_batch(self.kb, writer.put, self._gate.failed, len(analysed))
                 progress.state = "done"
                 progress.updated_at = now()
                 state.write(self.kb, [state.progress_op(self.kb, progress)])
@@ -552,6 +560,9 @@ class Compiler:
         }
         loaded = _load_texts(self.kb, need - set(texts))
         loaded.update(texts)
+        gate = None
+        if self.options.quality:
+            gate = self._gate = quality.RenderGate(self.kb, want.sigs, loaded)
         n = 0
         edited = handedits.edited_paths(self.kb)
         hand = _HandEdits(self.kb, report) if edited else None
@@ -562,6 +573,8 @@ class Compiler:
                 if merged is None:
                     continue  # left as the person wrote it; a review item says why
                 text, meta = merged
+            if gate is not None:
+                meta = gate(path, text, meta)
             writer.put(path, text, meta)
             pages.sigs[path] = want.sigs[path]
             n += 1

@@ -92,6 +92,8 @@ class LLMCompileProvider(ExtractiveProvider):
         self._usage = Usage()
         self._lock = threading.Lock()
         self._ready: dict[tuple[str, str], JSONObject] = {}
+        # The open Error Book rules, set by the pipeline before each sync (wikikv.quality).
+        self.constraints: list[str] = []
 
     def _call(self, request: RoleRequest) -> JSONObject:
         value, usage = self.llm.complete_json(request)
@@ -115,6 +117,7 @@ class LLMCompileProvider(ExtractiveProvider):
                 "title": doc.title,
                 "dimensions": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
             },
+            constraints=self.constraints,
         )
         return dataclasses.replace(request, schema=self._schema)
 

@@ -159,6 +159,8 @@ class RoleRequest:
     context: Mapping[str, str] = field(default_factory=dict)
     prompt_version: str = ""
     max_output_tokens: int | None = None
+    # Error Book rules (data the model applies as constraints; see prompts.CONSTRAINT_POLICY).
+    constraints: Sequence[str] = ()
 
     def ids(self) -> list[str]:
         """The document ids, generated (``doc-1``, ``doc-2``, ...) when none were given."""

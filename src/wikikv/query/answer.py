@@ -110,10 +110,11 @@ def direct_page(kb: KnowledgeBase, question: str) -> FileRecord | None:
     page = named[0]
     if page.meta.lint_status != "passed":
         return None
+    compiled = page.meta.compiled_at or page.meta.updated_at  # lint writes keep compiled_at
     for src in page.meta.sources:
         source = kb.get(src)
         if source is None or (
-            isinstance(source, FileRecord) and source.meta.updated_at > page.meta.updated_at
+            isinstance(source, FileRecord) and source.meta.updated_at > compiled
         ):
             return None
     return page

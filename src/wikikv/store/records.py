@@ -40,6 +40,11 @@ class FileMeta(msgspec.Struct, omit_defaults=True):
     summary: str = ""
     title: str = ""
     lint_status: str = "unchecked"
+    # Lint codes and messages behind ``lint_status`` ("E2: fact [^3] ..."); see wikikv.quality.
+    lint_errors: list[str] = msgspec.field(default_factory=list)
+    # When the content was compiled; quality writes (lint status, repairs) keep it, so the
+    # direct-answer gate can still tell a page older than its sources. 0: use ``updated_at``.
+    compiled_at: float = 0.0
     compiled_by: str = ""
     prompt_version: str = ""
     fingerprint: str = ""

@@ -1,0 +1,181 @@
+"""Offline contradiction detection: the same attribute of the same entity with two values.
+
+A *claim* is (subject page, attribute, value) read from one key fact. Attributes are the ones a
+reader checks first and that sources disagree on most — birth and death years and places — in
+English and Chinese. The subject is the entity whose name (title or alias) opens the quote, or
+the page's own entity when the quote opens with a pronoun and cites the article about it. Years
+conflict when they differ; places when neither names the other ("Shaoxing" and "Shaoxing,
+Zhejiang" agree). Two claims that conflict on one page are an in-page contradiction (lint E3);
+on two pages, a cross-page contradiction (E4).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from wikikv.compile.entities import fold
+
+YEAR = r"(1[0-9]{3}|20[0-9]{2})"
+_PLACE = r"([A-Z][\w'.-]+(?:(?:,\s*|\s+)(?:[A-Z][\w'.-]+|of|de|del|upon))*)"
+EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "life",
+        re.compile(rf"^[^()]{{0,80}}\((?:born\s+)?[^()]*?{YEAR}[^()]*?[–—-][^()]*?{YEAR}[^()]*\)"),
+    ),
+    ("born_year", re.compile(rf"\bborn\b[^.;]{{0,40}}?\b{YEAR}\b")),
+    ("born_place", re.compile(rf"\bborn\b[^.;]{{0,40}}?\bin {_PLACE}")),
+    ("died_year", re.compile(rf"\bdied\b[^.;]{{0,40}}?\b{YEAR}\b")),
+    ("died_place", re.compile(rf"\bdied\b[^.;]{{0,40}}?\bin {_PLACE}")),
+)
+ZH_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "life",
+        re.compile(rf"[（(]{YEAR}年?[^）)]{{0,12}}?[—\-–~～至]{{1,2}}{YEAR}年?[^）)]{{0,6}}[）)]"),
+    ),
+    ("born_year", re.compile(rf"{YEAR}年[^，。；]{{0,12}}?(?:出生|生于|诞生)|生于{YEAR}年")),
+    (
+        "born_place",
+        re.compile(
+            r"(?:出生于|生于)(?:\d+年(?:\d+月)?(?:\d+日)?)?([\u4e00-\u9fff]{2,8}?)(?:[，。、；]|的|$)"
+        ),
+    ),
+    (
+        "died_year",
+        re.compile(
+            rf"{YEAR}年[^，。；]{{0,12}}?(?:逝世|去世|病逝)|(?:逝世|去世|病逝|卒)于{YEAR}年"
+        ),
+    ),
+    (
+        "died_place",
+        re.compile(
+            r"(?:逝世|去世|病逝|卒)于(?:\d+年(?:\d+月)?(?:\d+日)?)?([\u4e00-\u9fff]{2,8}?)(?:[，。、；]|的|$)"
+        ),
+    ),
+)
+PRONOUNS = ("he ", "she ", "his ", "her ", "他", "她")
+KEYWORDS = ("born", "died", "生", "逝", "卒", "(", "（")
+NAME_MIN = 3
+
+
+@dataclass(frozen=True)
+class Claim:
+    subject: str  # page path of the entity the claim is about
+    attribute: str
+    value: str
+    page: str  # page the fact is on
+    fact: str  # its footnote number
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _values(quote: str) -> list[tuple[str, str]]:
+    zh = _cjk(quote[:40])
+    out: list[tuple[str, str]] = []
+    for attr, pattern in ZH_PATTERNS if zh else EN_PATTERNS:
+        m = pattern.search(quote)
+        if m is None:
+            continue
+        groups = [g for g in m.groups() if g]
+        if attr == "life":
+            if len(groups) >= 2:
+                out += [("born_year", groups[0]), ("died_year", groups[1])]
+            continue
+        if groups and all(a != attr for a, _ in out):
+            out.append((attr, groups[0].strip().rstrip(",")))
+    return out
+
+
+class NameIndex:
+    """Folded page names and aliases → the page they name (names two pages share are left out)."""
+
+    def __init__(self) -> None:
+        self._owners: dict[str, set[str]] = defaultdict(set)
+        self._longest = 1
+
+    def add(self, path: str, names: list[str]) -> None:
+        for name in names:
+            key = fold(name)
+            if len(key) >= (2 if _cjk(key) else NAME_MIN):
+                self._owners[key].add(path)
+                self._longest = max(self._longest, len(key))
+
+    def opening(self, quote: str) -> str | None:
+        """The page whose name opens ``quote`` (the longest name wins)."""
+        head = fold(quote[: self._longest + 2])
+        best: str | None = None
+        best_len = 0
+        for key_len in range(min(len(head), self._longest), 1, -1):
+            key = head[:key_len]
+            owners = self._owners.get(key)
+            if owners is None or len(owners) != 1:
+                continue
+            nxt = head[key_len : key_len + 1]
+            if nxt and nxt.isalnum() and nxt.isascii():
+                continue  # "Lu" must not match "Lucky"
+            best, best_len = next(iter(owners)), key_len
+            break
+        return best if best_len else None
+
+
+def claims_of(
+    page: str, facts: list[tuple[str, str, str]], names: NameIndex, own_titles: set[str]
+) -> list[Claim]:
+    """Claims of one page's facts: (footnote number, quote, title of the cited article)."""
+    out: list[Claim] = []
+    for n, quote, cited_title in facts:
+        if not any(k in quote for k in KEYWORDS):
+            continue
+        values = _values(quote)
+        if not values:
+            continue
+        subject = names.opening(quote)
+        if subject is None and quote[:4].lower().startswith(PRONOUNS):
+            if fold(cited_title) in own_titles:
+                subject = page
+        if subject is None:
+            continue
+        out += [Claim(subject, attr, value, page, n) for attr, value in values]
+    return out
+
+
+def _agree(attr: str, a: str, b: str) -> bool:
+    if attr.endswith("_year"):
+        return a == b
+    fa, fb = fold(a), fold(b)
+    return fa in fb or fb in fa
+
+
+@dataclass(frozen=True)
+class Conflict:
+    subject: str
+    attribute: str
+    first: Claim
+    second: Claim
+
+    @property
+    def in_page(self) -> bool:
+        return self.first.page == self.second.page
+
+
+def conflicts(claims: list[Claim]) -> list[Conflict]:
+    """One conflict per (subject, attribute, pair of pages) whose values disagree."""
+    by_key: dict[tuple[str, str], list[Claim]] = defaultdict(list)
+    for c in claims:
+        by_key[c.subject, c.attribute].append(c)
+    out: list[Conflict] = []
+    for (subject, attr), group in sorted(by_key.items()):
+        seen: set[tuple[str, str]] = set()
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if _agree(attr, a.value, b.value):
+                    continue
+                pair = (min(a.page, b.page), max(a.page, b.page))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                out.append(Conflict(subject, attr, a, b))
+    return out

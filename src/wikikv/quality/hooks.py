@@ -1,0 +1,173 @@
+"""What the compile pipeline calls (three small hooks in :mod:`wikikv.compile.pipeline`).
+
+* :func:`inject` before a sync: the Error Book's open rules become the LLM provider's
+  constraints (they enter every page prompt, versioned with it).
+* :class:`RenderGate` while pages are rendered: each entity page is linted before it is written
+  (E1, E2, E3, E5 and the structural checks need only the page, the paths the sync will hold
+  and the cited texts), so a page is born with its ``lint_status`` at no extra write.
+* :func:`after_batch` after the pages are written: layer-1 code fixes on the written pages,
+  their findings folded into the Error Book; every ``VERIFY_EVERY`` batches the open entries
+  are re-validated (and closed when fixed); every ``LLM_FIX_EVERY`` documents, layer 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from wikikv.compile.model import article_path
+from wikikv.quality import errorbook as eb
+from wikikv.quality import validators as v
+from wikikv.quality.claims import NameIndex, claims_of, conflicts
+from wikikv.quality.lint import linted_meta, page_errors
+from wikikv.quality.page import ParsedPage, parse
+from wikikv.quality.queue import decided_keys
+from wikikv.quality.repair import Repairer
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.paths import basename, parent
+from wikikv.store.records import FileMeta, FileRecord
+
+VERIFY_EVERY = 5  # batches between re-validations of the open Error Book entries
+LLM_FIX_EVERY = 500  # documents between layer-2 passes
+_PAGE_TYPES = (
+    v.DANGLING,
+    v.INCOMPLETE,
+    v.MALFORMED,
+    v.UNSUPPORTED,
+    v.DUPLICATE,
+    v.SOURCE_DELETED,
+)
+
+
+def inject(kb: KnowledgeBase, provider: Any) -> list[str]:
+    """Give the provider the open constraint rules (providers without ``constraints`` are the
+    offline ones: nothing to inject into)."""
+    if not hasattr(provider, "constraints"):
+        return []
+    rules = eb.open_constraints(eb.load(kb))
+    provider.constraints = rules
+    return rules
+
+
+class _RenderView(v.View):
+    """A :class:`~wikikv.quality.validators.View` of the sync being rendered."""
+
+    def __init__(self, kb: KnowledgeBase, will_exist: Iterable[str], texts: dict[str, str]):
+        self.kb = kb
+        self.all_paths = set(will_exist)
+        self.pages = {}
+        self.dirs = {}
+        self.parsed = {}
+        self._articles = {}
+        self._texts = texts
+        self._by_path: dict[str, str] | None = None
+
+    def articles(self, paths: Iterable[str]) -> None:
+        if self._by_path is None:
+            self._by_path = {article_path(d): d for d in self._texts}
+        rest = []
+        for p in paths:
+            if p in self._articles:
+                continue
+            doc = self._by_path.get(p)
+            if doc is None:
+                rest.append(p)
+                continue
+            self._articles[p] = FileRecord(name=basename(p), path=p, text=self._texts[doc])
+        if rest:
+            super().articles(rest)
+
+
+class RenderGate:
+    """Lint each entity page as it is rendered (see the module docstring)."""
+
+    def __init__(self, kb: KnowledgeBase, will_exist: Iterable[str], texts: dict[str, str]):
+        self.view = _RenderView(kb, will_exist, texts)
+        self.failed: list[str] = []
+
+    def __call__(self, path: str, text: str, meta: FileMeta) -> FileMeta:
+        if meta.kind != "entity":
+            return meta
+        rec = FileRecord(name=basename(path), path=path, text=text, meta=meta)
+        page = parse(text)
+        found = [f for f in v.check_page(self.view, path, rec, page) if f.type in _PAGE_TYPES]
+        found += _in_page(path, rec, page)
+        out = linted_meta(meta, page_errors(found).get(path, []))
+        if out.lint_errors:
+            self.failed.append(path)
+        return out
+
+
+def _in_page(path: str, rec: FileRecord, page: ParsedPage) -> list[v.Finding]:
+    names = NameIndex()
+    names.add(path, [rec.meta.title, *rec.meta.aliases])
+    own = {n for n in (rec.meta.title, *rec.meta.aliases) if n}
+    from wikikv.compile.entities import fold
+
+    triples = [(f.n, f.quote, rec.meta.title) for f in page.facts]
+    found = claims_of(path, triples, names, {fold(n) for n in own})
+    return [
+        v.Finding(
+            v.IN_PAGE,
+            path,
+            f"{c.attribute}: {c.first.value!r} vs {c.second.value!r}",
+            n=f"{c.first.fact},{c.second.fact}",
+        )
+        for c in conflicts(found)
+    ]
+
+
+def after_batch(
+    kb: KnowledgeBase, write: Any, written: list[str], analyzed: int, llm: Any | None = None
+) -> dict[str, Any]:
+    """Layer 1 on ``written`` pages (those the render gate flagged: a page rendered clean has
+    nothing for layer 1), the Error Book's counters, periodic verification and layer 2 (see the
+    module docstring). ``write(path, text, meta)`` is the pipeline's writer."""
+    book = eb.load(kb)
+    book.batches += 1
+    book.docs_since_llm_fix += analyzed
+    out: dict[str, Any] = {}
+    structural = [v.DANGLING, v.MALFORMED, v.INDEX, v.UNSUPPORTED]
+    if written:
+        scope = set(written) | {parent(p) for p in written}
+        view = v.View(kb, scope)
+        _, found = v.validate(kb, paths=scope, types=structural, view=view)
+        found = [f for f in found if f.key not in book.waived]
+        if found:
+            eb.record(book, found)
+            rep = Repairer(kb, view, write)
+            rep.layer1(found)
+            out["layer1"] = dict(rep.report.fixed)
+            rep.commit()
+    if book.batches >= VERIFY_EVERY:
+        book.batches = 0
+        decided = decided_keys(kb)
+        open_types = [
+            e.type for e in book.entries.values() if e.status == "open" and e.type in v.ALL_TYPES
+        ]
+        if open_types:
+            _, found = v.validate(kb, types=open_types)
+            found = [f for f in found if f.key not in book.waived and f.key not in decided]
+            eb.record(book, found, checked=open_types)
+        out["verified"] = open_types
+    if book.docs_since_llm_fix >= LLM_FIX_EVERY:
+        book.docs_since_llm_fix = 0
+        out["layer2"] = _layer2(kb, book, write, llm)
+    eb.save(kb, book)
+    return out
+
+
+def _layer2(kb: KnowledgeBase, book: eb.Book, write: Any, llm: Any | None) -> dict[str, Any]:
+    from wikikv.quality.llm_checks import LLMChecker
+
+    content = [v.UNSUPPORTED, v.INCOMPLETE, v.CONTRADICTION, v.IN_PAGE, v.SOURCE_DELETED]
+    view, found = v.validate(kb, types=content)
+    decided = decided_keys(kb)
+    found = [f for f in found if f.key not in book.waived and f.key not in decided]
+    eb.record(book, found)
+    checker = LLMChecker(llm) if llm is not None and hasattr(llm, "complete_json") else None
+    rep = Repairer(kb, view, write)
+    rep.layer2(found, checker)
+    book.waived.update(rep.waived)
+    rep.commit()  # rescheduled pages are re-rendered by the next sync
+    return rep.report.to_dict()
