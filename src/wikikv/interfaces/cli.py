@@ -459,6 +459,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
     mcp,
     nav,
     parallel,
+    quality,
     query,
     serve,
     vault,
@@ -466,6 +467,7 @@ from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
 
 REGISTRATIONS: list[Callable[[click.Group], Any]] = [
     build.register,
+    quality.register,
     query.register,
     nav.register,
     bench.register,

@@ -22,7 +22,7 @@ _PLACE = r"([A-Z][\w'.-]+(?:(?:,\s*|\s+)(?:[A-Z][\w'.-]+|of|de|del|upon))*)"
 EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "life",
-        re.compile(rf"^[^()]{{0,80}}\((?:born\s+)?[^()]*?{YEAR}[^()]*?[–—-][^()]*?{YEAR}[^()]*\)"),
+        re.compile(rf"^\((?:born\s+)?[^()]*?{YEAR}[^()]*?[–—-][^()]*?{YEAR}[^()]*\)"),
     ),
     ("born_year", re.compile(rf"\bborn\b[^.;]{{0,40}}?\b{YEAR}\b")),
     ("born_place", re.compile(rf"\bborn\b[^.;]{{0,40}}?\bin {_PLACE}")),
@@ -32,7 +32,7 @@ EN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 ZH_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "life",
-        re.compile(rf"[（(]{YEAR}年?[^）)]{{0,12}}?[—\-–~～至]{{1,2}}{YEAR}年?[^）)]{{0,6}}[）)]"),
+        re.compile(rf"^[（(]{YEAR}年?[^）)]{{0,12}}?[—\-–~～至]{{1,2}}{YEAR}年?[^）)]{{0,6}}[）)]"),
     ),
     ("born_year", re.compile(rf"{YEAR}年[^，。；]{{0,12}}?(?:出生|生于|诞生)|生于{YEAR}年")),
     (
@@ -72,11 +72,15 @@ def _cjk(text: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
-def _values(quote: str) -> list[tuple[str, str]]:
+def _values(quote: str, name_end: int) -> list[tuple[str, str]]:
+    """Attribute values of ``quote``; a life span "(1881–1936)" only right after the name."""
     zh = _cjk(quote[:40])
     out: list[tuple[str, str]] = []
+    rest = quote[name_end:].lstrip()
     for attr, pattern in ZH_PATTERNS if zh else EN_PATTERNS:
-        m = pattern.search(quote)
+        if attr == "life" and not rest.startswith(("(", "（")):
+            continue
+        m = pattern.search(rest if attr == "life" else quote)
         if m is None:
             continue
         groups = [g for g in m.groups() if g]
@@ -103,22 +107,21 @@ class NameIndex:
                 self._owners[key].add(path)
                 self._longest = max(self._longest, len(key))
 
-    def opening(self, quote: str) -> str | None:
-        """The page whose name opens ``quote`` (the longest name wins)."""
+    def opening(self, quote: str) -> tuple[str, int] | None:
+        """The page whose whole name opens ``quote`` (the longest name wins), and the name's
+        length. A name a longer proper name continues ("Keith" of "Keith Moon") is no match."""
         head = fold(quote[: self._longest + 2])
-        best: str | None = None
-        best_len = 0
         for key_len in range(min(len(head), self._longest), 1, -1):
-            key = head[:key_len]
-            owners = self._owners.get(key)
+            owners = self._owners.get(head[:key_len])
             if owners is None or len(owners) != 1:
                 continue
-            nxt = head[key_len : key_len + 1]
-            if nxt and nxt.isalnum() and nxt.isascii():
+            rest = quote[key_len : key_len + 2]
+            if rest[:1].isascii() and rest[:1].isalnum():
                 continue  # "Lu" must not match "Lucky"
-            best, best_len = next(iter(owners)), key_len
-            break
-        return best if best_len else None
+            if rest[:1] == " " and rest[1:2].isupper():
+                continue
+            return next(iter(owners)), key_len
+        return None
 
 
 def claims_of(
@@ -129,15 +132,14 @@ def claims_of(
     for n, quote, cited_title in facts:
         if not any(k in quote for k in KEYWORDS):
             continue
-        values = _values(quote)
-        if not values:
-            continue
-        subject = names.opening(quote)
+        opened = names.opening(quote)
+        subject, name_end = opened if opened is not None else (None, 0)
         if subject is None and quote[:4].lower().startswith(PRONOUNS):
             if fold(cited_title) in own_titles:
-                subject = page
+                subject, name_end = page, 0
         if subject is None:
             continue
+        values = _values(quote, name_end)
         out += [Claim(subject, attr, value, page, n) for attr, value in values]
     return out
 

@@ -169,5 +169,8 @@ def _layer2(kb: KnowledgeBase, book: eb.Book, write: Any, llm: Any | None) -> di
     rep = Repairer(kb, view, write)
     rep.layer2(found, checker)
     book.waived.update(rep.waived)
-    rep.commit()  # rescheduled pages are re-rendered by the next sync
+    # Inside a sync a recompile cannot run: pages to recompile stay failed (E2/E5 block them)
+    # until ``wikikv lint --fix`` or a full-render build recompiles them.
+    rep.report.rescheduled = []
+    rep.commit()
     return rep.report.to_dict()

@@ -43,6 +43,7 @@ LENIENT_NOTE = re.compile(
     r"(?:chars?|characters|offsets?)?\s*[:=]?\s*(?P<s>\d+)\s*(?:-|–|—|\.\.|to)\s*(?P<e>\d+)\s*$"
 )
 DEMOTED_CONFIDENCE = 0.5
+STALE_SIG = "e:rescheduled"
 Writer = Callable[[str, str, FileMeta], None]
 
 
@@ -111,6 +112,7 @@ class Repairer:
         self.edits: dict[str, _Edit] = {}
         self.report = RepairReport()
         self.reindex: list[str] = []
+        self._rescheduled_findings: list[v.Finding] = []
 
     def _edit(self, path: str) -> _Edit | None:
         if path not in self.edits:
@@ -229,10 +231,13 @@ class Repairer:
             keep = [ln for ln in lines if not _row_targets(ln, f.target)]
         else:
             child = self.kb.get(f.target)
-            if not isinstance(child, FileRecord):
+            if child is None:
                 return False
-            name = child.meta.title or basename(f.target)
-            summary = f" — {child.meta.summary}" if child.meta.summary else ""
+            name = unescape_segment(basename(f.target))
+            summary = ""
+            if isinstance(child, FileRecord):
+                name = child.meta.title or name
+                summary = f" — {child.meta.summary}" if child.meta.summary else ""
             keep = lines[:]
             row = f"- [[{f.target}|{name}]]{summary}"
             while keep and keep[-1] == "":
@@ -307,6 +312,7 @@ class Repairer:
                     self.report.reschedule_docs.append(doc)
         if f.path not in self.report.rescheduled:
             self.report.rescheduled.append(f.path)
+            self._rescheduled_findings.append(f)
 
     # ------------------------------------------------------------------ writes
     def _audit(self, path: str, detail: str) -> None:
@@ -333,11 +339,18 @@ class Repairer:
             for p in set(self.reindex):
                 self._audit(p, "index_inconsistency: re-indexed")
         if self.report.rescheduled:
+            # A signature that matches nothing: the next full-render sync re-renders the page
+            # if the model still produces it, and deletes it as stale if not.
             pages = state.load_pages(self.kb)
-            for p in self.report.rescheduled:
-                pages.sigs.pop(p, None)
+            compiled = [p for p in self.report.rescheduled if p in pages.sigs]
+            for p in compiled:
+                pages.sigs[p] = STALE_SIG
                 self._audit(p, f"{v.RESCHEDULED} for recompilation (page read at this version)")
             state.write(self.kb, [state.pages_op(self.kb, pages)])
+            for f in self._rescheduled_findings:
+                if f.path not in pages.sigs:  # not a compiled page: only a person can fix it
+                    self._queue(f, "review: not a compiled page; complete it by hand")
+            self.report.rescheduled = compiled
         return n
 
 

@@ -87,7 +87,7 @@ def fix_round(
 def recompile(kb: KnowledgeBase, docs: list[str], like: tuple[str, str] | None) -> None:
     """Run the compile pipeline on the rescheduled pages (their signatures were dropped) and
     take the documents whose articles were deleted out of the compile state."""
-    from wikikv.compile.pipeline import Compiler
+    from wikikv.compile.pipeline import CompileOptions, Compiler
     from wikikv.llm.extractive import ExtractiveProvider
 
     if state.load_schema(kb) is None:
@@ -95,7 +95,9 @@ def recompile(kb: KnowledgeBase, docs: list[str], like: tuple[str, str] | None) 
     provider = ExtractiveProvider()
     if like is not None:  # render as the build did, so no other page's signature changes
         provider.name, provider.prompt_version = like
-    compiler = Compiler(kb, provider)
+    # full_render: every signature recomputed, so a rescheduled page is re-rendered or, when
+    # nothing produces it any more, deleted.
+    compiler = Compiler(kb, provider, CompileOptions(full_render=True))
     known = set(state.load_docs(kb))
     gone = [d for d in docs if d in known]
     if gone:

@@ -118,15 +118,21 @@ def unseen(kb: KnowledgeBase, p: Pool, i: int) -> Seeded | None:
 
 
 def index(kb: KnowledgeBase, p: Pool, i: int) -> Seeded | None:
-    if i % 3 == 2:  # a page drops out of the search index
-        rec = p.page(kb, 0)
-        if rec is None:
-            return None
-        from wikikv.search.index import IndexWriter
+    if i % 3 != 2:
+        got = _index_text(kb, p, i)
+        if got is not None:
+            return got
+    rec = p.page(kb, 0)  # a page drops out of the search index
+    if rec is None:
+        return None
+    from wikikv.search.index import IndexWriter
 
-        with IndexWriter(kb) as w:
-            w.remove(rec.path)
-        return v.INDEX, rec.path
+    with IndexWriter(kb) as w:
+        w.remove(rec.path)
+    return v.INDEX, rec.path
+
+
+def _index_text(kb: KnowledgeBase, p: Pool, i: int) -> Seeded | None:
     while p.dirs:
         d = p.dirs.pop(p.rng.randrange(len(p.dirs)))
         drec = kb.get(d)

@@ -16,6 +16,7 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("wikikv.interfaces.commands.bench_serve", "serve_bench"),
     "vault": ("wikikv.interfaces.commands.bench_vault", "vault_cmd"),
     "web": ("wikikv.interfaces.commands.bench_web", "web_cmd"),
+    "errorbook": ("wikikv.interfaces.commands.bench_errorbook", "errorbook_cmd"),
 }
 
 
