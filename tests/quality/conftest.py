@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.compile.conftest import SMALL_EN
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import Store, open_store
 from wikikv.testing.llm_server import ScriptedLLMServer
-
-from tests.compile.conftest import SMALL_EN
 
 # Two sources that disagree on a birth year: the compiled wiki carries the conflict on the Lu
 # Xun page (E3, both facts there) and between the Lu Xun and Xu Guangping pages (E4).

@@ -25,9 +25,11 @@ def test_a_clean_compile_has_no_errors_and_every_page_passes(clean_kb: Knowledge
     assert _found(clean_kb) == []
     pages = [clean_kb.get(p) for p in clean_kb.prefix("/")]
     entity = [r for r in pages if isinstance(r, FileRecord) and r.meta.kind == "entity"]
-    assert entity and all(r.meta.lint_status == "passed" for r in entity)
+    assert entity
+    assert all(r.meta.lint_status == "passed" for r in entity)
     report = lint_kb(clean_kb)
-    assert report.lint.failed == 0 and report.lint.changed == 0
+    assert report.lint.failed == 0
+    assert report.lint.changed == 0
     assert eb.load(clean_kb).entries == {}
 
 
@@ -45,15 +47,19 @@ def test_seeded_error_is_detected_recorded_repaired_and_closed(
     # attribute → constrain: the entry carries a root cause and a rule, open until fixed
     first = lint_kb(kb)
     entry = eb.load(kb).entries[error_type]
-    assert entry.status == "open" and path in entry.affected
-    assert entry.root_cause and entry.constraint and entry.verification
+    assert entry.status == "open"
+    assert path in entry.affected
+    assert entry.root_cause
+    assert entry.constraint
+    assert entry.verification
     assert entry.constraint in first.constraints
     # repair (or queue)
     fixed = lint_kb(kb, fix=True)
     queue = ReviewQueue(kb)
     if error_type in QUEUED:
         items = [it for it in queue.items() if it.path == path]
-        assert items and items[0].kind == f"quality/{error_type}"
+        assert items
+        assert items[0].kind == f"quality/{error_type}"
         assert eb.load(kb).entries[error_type].status == "open"
         queue.accept(items[0].key, note="hand edit was scratch work")
         lint_kb(kb)
@@ -74,7 +80,8 @@ def test_an_error_that_comes_back_reopens_its_entry(clean_kb: KnowledgeBase) -> 
     seed.seed_errors(clean_kb, 1, seed=2, types=(v.DANGLING,))
     lint_kb(clean_kb)
     entry = eb.load(clean_kb).entries[v.DANGLING]
-    assert entry.status == "open" and entry.occurrences >= 2
+    assert entry.status == "open"
+    assert entry.occurrences >= 2
 
 
 def test_repairs_are_audited(clean_kb: KnowledgeBase) -> None:

@@ -29,7 +29,8 @@ def test_in_page_contradiction_fails_the_page_at_compile_time(conflict_kb: Knowl
 
 def test_cross_page_conflict_warns_and_queues_for_review(conflict_kb: KnowledgeBase) -> None:
     report = lint_kb(conflict_kb)
-    assert report.after[v.CONTRADICTION] >= 1 and report.after[v.IN_PAGE] == 1
+    assert report.after[v.CONTRADICTION] >= 1
+    assert report.after[v.IN_PAGE] == 1
     xgp = _page(conflict_kb, "Xu Guangping")
     assert xgp.meta.lint_status == "passed"  # E4 warns only (whitepaper table)
     assert any(e.startswith("E4: ") for e in xgp.meta.lint_errors)
@@ -47,7 +48,8 @@ def test_cross_page_conflict_warns_and_queues_for_review(conflict_kb: KnowledgeB
     for it in queue.items():
         queue.reject(it.key, note="the memoir is wrong; 1881 is right")
     again = lint_kb(conflict_kb)
-    assert again.queued == 0 and queue.items() == []
+    assert again.queued == 0
+    assert queue.items() == []
     book = eb.load(conflict_kb)
     assert book.entries[v.CONTRADICTION].status == "closed"
     assert book.entries[v.IN_PAGE].status == "closed"
@@ -58,7 +60,8 @@ def test_failed_lint_is_never_served_as_a_direct_answer(conflict_kb: KnowledgeBa
     assert ask(conflict_kb, "What is Shaoxing?").mode == "direct"
     assert direct_page(conflict_kb, "Who was Lu Xun?") is None
     answer = ask(conflict_kb, "Who was Lu Xun?")
-    assert answer.mode == "evidence" and not answer.from_wiki
+    assert answer.mode == "evidence"
+    assert not answer.from_wiki
     # still failed after a lint pass that rewrote its status: never direct
     lint_kb(conflict_kb)
     assert _page(conflict_kb, "Lu Xun").meta.lint_status == "failed"
@@ -105,7 +108,8 @@ def test_removing_a_source_sets_e5_then_reschedule_clears_it(clean_kb: Knowledge
     assert report.after[v.SOURCE_DELETED] >= len(citing)
     for p in citing:
         rec = kb.get(p)
-        assert isinstance(rec, FileRecord) and rec.meta.lint_status == "failed"
+        assert isinstance(rec, FileRecord)
+        assert rec.meta.lint_status == "failed"
         assert "E5: cited source was deleted (/sources/articles/d3)" in rec.meta.lint_errors
     assert eb.load(kb).entries[v.SOURCE_DELETED].status == "open"
     # block + reschedule: the document leaves the compile state, its pages are recompiled

@@ -20,13 +20,17 @@ def finding_key(finding: Finding) -> str:
 
 
 def enqueue(kb: KnowledgeBase, finding: Finding, action: str) -> ReviewItem | None:
-    """File ``finding`` for review (None when a person already decided it)."""
+    """File ``finding`` for review. None when a person already decided it, or when it is
+    already waiting (its details, e.g. an LLM's explanation, are kept)."""
+    queue = ReviewQueue(kb)
+    if queue.get(finding_key(finding)) is not None:
+        return None
     details = {"detail": finding.detail, "action": action, "finding": finding.key}
     if finding.target:
         details["target"] = finding.target
     if finding.n:
         details["fact"] = finding.n
-    return ReviewQueue(kb).file(
+    return queue.file(
         KIND_PREFIX + finding.type, finding.path, finding.detail, details, key=finding_key(finding)
     )
 

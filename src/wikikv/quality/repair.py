@@ -283,7 +283,8 @@ class Repairer:
                         e.demote = True
                         e.notes.append(f"demoted: {f.detail}")
                         self.report.demoted += 1
-                self._queue(f, "review: which value do the sources support?" + why)
+                note = f" LLM: {why}" if why else ""
+                self._queue(f, "review: which value do the sources support?" + note)
                 left.append(f)
                 continue
             if f.type == v.UNSEEN:
