@@ -93,14 +93,20 @@ def register(main: click.Group) -> None:
     @main.group("errorbook")
     def errorbook() -> None:
         """The Error Book: recurring errors, their causes and the rules injected into compile
-        prompts (export / import as error_book.yaml)."""
+        prompts (export / import as error_book.yaml).
+
+        Example: wikikv errorbook list --kb demo --open
+        """
 
     @errorbook.command("list")
     @store_options
     @json_option
     @click.option("--open", "only_open", is_flag=True, help="Only open entries.")
     def eb_list(store_url: str, kb_name: str, as_json: bool, only_open: bool) -> None:
-        """List the entries: status, error type, affected pages."""
+        """List the entries: status, error type, affected pages.
+
+        Example: wikikv errorbook list --kb demo --open
+        """
         book = eb.load(open_kb(store_url, kb_name))
         rows = [e for _, e in sorted(book.entries.items()) if not only_open or e.status == "open"]
 
@@ -117,7 +123,10 @@ def register(main: click.Group) -> None:
     @json_option
     @click.argument("entry_id")
     def eb_show(store_url: str, kb_name: str, as_json: bool, entry_id: str) -> None:
-        """Show one entry in full."""
+        """Show one entry in full.
+
+        Example: wikikv errorbook show --kb demo dangling_link
+        """
         book = eb.load(open_kb(store_url, kb_name))
         entry = book.entries.get(entry_id)
         if entry is None:
@@ -126,30 +135,43 @@ def register(main: click.Group) -> None:
 
     @errorbook.command("export")
     @store_options
+    @json_option
     @click.argument("dest", type=click.Path(dir_okay=False, writable=True), default="-")
-    def eb_export(store_url: str, kb_name: str, dest: str) -> None:
-        """Write the Error Book as error_book.yaml (DEST; '-' for stdout)."""
-        text = eb.to_yaml(eb.load(open_kb(store_url, kb_name)))
-        if dest == "-":
+    def eb_export(store_url: str, kb_name: str, as_json: bool, dest: str) -> None:
+        """Write the Error Book as error_book.yaml (DEST; '-' for stdout).
+
+        Example: wikikv errorbook export --kb demo error_book.yaml
+        """
+        book = eb.load(open_kb(store_url, kb_name))
+        text = eb.to_yaml(book)
+        if dest == "-" and not as_json:
             click.echo(text, nl=False)
-        else:
+            return
+        if dest != "-":
             Path(dest).write_text(text, encoding="utf-8")
-            click.echo(f"written to {dest}")
+        emit({"entries": len(book.entries), "written": dest}, as_json, f"written to {dest}")
 
     @errorbook.command("import")
     @store_options
+    @json_option
     @click.argument("src", type=click.Path(exists=True, dir_okay=False))
-    def eb_import(store_url: str, kb_name: str, src: str) -> None:
+    def eb_import(store_url: str, kb_name: str, as_json: bool, src: str) -> None:
         """Merge the entries of an error_book.yaml (same id: replaced). Nothing changes when
-        the file is invalid."""
+        the file is invalid.
+
+        Example: wikikv errorbook import --kb demo error_book.yaml
+        """
         n = eb.import_yaml(open_kb(store_url, kb_name), Path(src).read_text(encoding="utf-8"))
-        click.echo(f"imported {n} entries")
+        emit({"imported": n}, as_json, f"imported {n} entries")
 
     @errorbook.command("verify")
     @store_options
     @json_option
     def eb_verify(store_url: str, kb_name: str, as_json: bool) -> None:
-        """Re-validate the open entries now; close those whose errors are gone."""
+        """Re-validate the open entries now; close those whose errors are gone.
+
+        Example: wikikv errorbook verify --kb demo
+        """
         kb = open_kb(store_url, kb_name)
         book = eb.load(kb)
         found = eb.verify(kb, book)
@@ -160,7 +182,10 @@ def register(main: click.Group) -> None:
     @main.group("review")
     def review() -> None:
         """The review queue: what a job could not decide alone. Decisions are remembered, so
-        the same item is not raised again."""
+        the same item is not raised again.
+
+        Example: wikikv review list --kb demo
+        """
 
     def _row(it: ReviewItem) -> str:
         return f"{it.key}  {it.status:<8} {it.kind:<34} {it.path}  — {it.reason}"
@@ -178,7 +203,10 @@ def register(main: click.Group) -> None:
     def review_list(
         store_url: str, kb_name: str, as_json: bool, status: str, kind: str | None
     ) -> None:
-        """List review items, oldest first."""
+        """List review items, oldest first.
+
+        Example: wikikv review list --kb demo --status all
+        """
         q = ReviewQueue(open_kb(store_url, kb_name))
         items = q.items(status=None if status == "all" else status, kind=kind)  # type: ignore[arg-type]
 
@@ -195,7 +223,10 @@ def register(main: click.Group) -> None:
     @json_option
     @click.argument("key")
     def review_show(store_url: str, kb_name: str, as_json: bool, key: str) -> None:
-        """Show one item with its details."""
+        """Show one item with its details.
+
+        Example: wikikv review show --kb demo q3f2a9c01b7d4e5f6a7b8
+        """
         item = ReviewQueue(open_kb(store_url, kb_name)).get(key)
         if item is None:
             fail(f"no review item {key!r}")
@@ -220,6 +251,6 @@ def _decide_command(group: click.Group, verb: str) -> None:
 
     decide.__doc__ = (
         f"{verb.capitalize()} review items by key; the decision is remembered and the same "
-        "item is not raised again."
+        f"item is not raised again.\n\nExample: wikikv review {verb} --kb demo KEY --note 'checked'"
     )
     decide.help = decide.__doc__
