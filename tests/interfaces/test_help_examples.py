@@ -23,13 +23,29 @@ from click.testing import CliRunner
 
 from wikikv.compile.bench import shared_data
 from wikikv.interfaces.cli import main
+from wikikv.review import ReviewQueue
+from wikikv.store.store import open_store
 
 LONG_RUNNING = {"serve", "mcp"}
 # Examples whose last word is an id that only an earlier command can make: that command runs
 # first and the id it prints (JSON ``id``) stands in for the one in the example.
 MAKES_ID = {("keys", "revoke"): ["keys", "create", "--kb", "demo", "--name", "tmp", "--json"]}
 # Examples that read what another command writes: that command's example runs first.
-NEEDS = {("import",): ("export",), ("verify",): ("export",)}
+NEEDS = {
+    ("import",): ("export",),
+    ("verify",): ("export",),
+    ("errorbook", "import"): ("errorbook", "export"),
+}
+# Examples that need something in the kb first: these commands run before them.
+PREPARE: dict[tuple[str, ...], list[list[str]]] = {
+    # A page with a wikilink to nothing gives lint an Error Book entry (dangling_link).
+    ("errorbook", "show"): [
+        ["put", "--kb", "demo", "/topics/Loose End", "loose-end.md"],
+        ["lint", "--kb", "demo"],
+    ],
+}
+# Examples whose last word is the key of a review item: one is filed first.
+NEEDS_REVIEW_ITEM = {("review", "show"), ("review", "accept"), ("review", "reject")}
 # What an example's ``NAME=...`` placeholder stands for here.
 PLACEHOLDER_VALUE = "a-secret-for-the-help-examples"
 SKIPPED_GROUPS = {"bench"}
@@ -79,8 +95,8 @@ def _run_example(line: str, monkeypatch: pytest.MonkeyPatch, made_id: str | None
     if ">" in words:
         at = words.index(">")
         words, target = words[:at], words[at + 1]
-    if made_id is not None:
-        words[-1] = made_id
+    if made_id is not None:  # it stands for the word KEY, else for the last word
+        words[words.index("KEY") if "KEY" in words else -1] = made_id
     result = CliRunner().invoke(main, words, input="")
     assert result.exit_code == 0, (line, result.output)
     if target is not None:
@@ -103,6 +119,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "corpus.jsonl": '{"id": "c1", "title": "Beijing", "text": "Beijing is the capital."}\n',
         "tenants/alpha/a.md": "Alpha is a small town by the sea.\n",
         "tenants/beta/b.md": "Beta is a mountain village.\n",
+        "loose-end.md": "# Loose End\nSee [[/people/Nobody Here|Nobody Here]].\n",
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -140,6 +157,19 @@ def test_help_examples_run_on_the_demo_kb(
         made = CliRunner().invoke(main, MAKES_ID[command])
         assert made.exit_code == 0, made.output
         made_id = json.loads(made.stdout)["id"]
+    for words in PREPARE.get(command, []):
+        prepared = CliRunner().invoke(main, words)
+        assert prepared.exit_code == 0, (words, prepared.output)
+    if command in NEEDS_REVIEW_ITEM:
+        store = open_store("./wikikv-data")
+        try:
+            item = ReviewQueue(store.kb("demo")).file(
+                "hand-edit", "/people/Lu Xun", "a test item for the help examples"
+            )
+        finally:
+            store.close()
+        assert item is not None
+        made_id = item.key
     if command in NEEDS:
         for line in examples(NEEDS[command]):
             _run_example(line, monkeypatch, None)
