@@ -193,6 +193,48 @@ def test_summaries_are_sentences_never_headings(story_kb: KnowledgeBase) -> None
     )
 
 
+WATSON = """# John Watson
+
+Dr. John Watson is the friend and biographer of Sherlock Holmes.
+Watson served as an army surgeon before he met Holmes in London.
+
+## Later years
+
+Watson narrates most of the stories about Sherlock Holmes.
+"""
+HOLMES = """# Sherlock Holmes
+
+Sherlock Holmes is a detective who lives in London with Dr. John Watson.
+Holmes plays the violin when a case stalls.
+"""
+
+
+def _quoted(rec: FileRecord) -> list[str]:
+    """Every quoted line of a page: key facts, mentions, digest lines, the summary line."""
+    out = [line for line in rec.text.split("\n") if line.startswith(("- ", "> "))]
+    return [*out, rec.meta.summary]
+
+
+def test_no_heading_is_a_fact_summary_or_digest_line(store: Store, tmp_path: Path) -> None:
+    corpus = tmp_path / "en"
+    corpus.mkdir()
+    (corpus / "John Watson.md").write_text(WATSON, encoding="utf-8")
+    (corpus / "Sherlock Holmes.md").write_text(HOLMES, encoding="utf-8")
+    kb = store.create_kb("en")
+    Compiler(kb).build(corpus)
+    pages = _by_name(_entity_pages(kb))
+    watson = pages["John Watson"][1]
+    # the article's sentences are still there: the mechanism only drops the heading lines
+    assert any("army surgeon" in f for f in _section(watson.text, "## Key Facts"))
+    recs = list(_entity_pages(kb).values()) + [
+        r for p in kb.prefix("/sources/") if isinstance(r := kb.get(p), FileRecord)
+    ]
+    for rec in recs:
+        for line in _quoted(rec):
+            body = line[2:] if line.startswith(("- ", "> ")) else line
+            assert not body.lstrip().startswith("#"), (rec.path, line)
+
+
 def test_common_word_usage_is_detected() -> None:
     assert reader.used_as_common_word("麻木", "他很麻木，大家都麻木了。")
     assert not reader.used_as_common_word("老栓", "老栓说，老栓便走了。老栓的儿子")

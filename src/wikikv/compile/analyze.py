@@ -13,7 +13,13 @@ import multiprocessing as mp
 import os
 from collections.abc import Sequence
 
-from wikikv.compile.digest import Sentence, is_informative, lead_sentence, split_sentences
+from wikikv.compile.digest import (
+    Sentence,
+    is_heading,
+    is_informative,
+    lead_sentence,
+    split_sentences,
+)
 from wikikv.compile.entities import declared_aliases
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
@@ -43,6 +49,8 @@ def analyze(
     dinput = DocInput(doc.id, doc.title, doc.text, doc.lang, doc.group)
     informative = [i for i, s in enumerate(sents) if is_informative(s, doc.lang)]
     digest = provider.digest(dinput, spans, digest_size(doc.lang, len(informative)))
+    # whatever the provider ranked, a heading line is a title, not a sentence of the digest
+    digest = [i for i in digest if 0 <= i < len(sents) and not is_heading(sents[i].text)]
     if isinstance(provider, ExtractiveProvider):
         found = provider.entities(dinput, spans, pos)
     else:

@@ -94,9 +94,15 @@ def content_terms(sentence: str, lang: str) -> list[str]:
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 
 
+def is_heading(text: str) -> bool:
+    """A Markdown heading line (``# Title``, ``## Later years``): a title, never a sentence of a
+    summary, a digest or a key fact."""
+    return _HEADING.match(text) is not None
+
+
 def is_informative(sentence: Sentence, lang: str) -> bool:
     """A real sentence: enough words (en) or Han characters (zh), not a bare heading or note."""
-    if _HEADING.match(sentence.text):
+    if is_heading(sentence.text):
         return False  # a Markdown heading is a title, never a sentence of a summary
     if lang == "zh":
         return len(_HAN.findall(sentence.text)) >= 8
@@ -111,7 +117,7 @@ def lead_sentence(text: str, lang: str) -> str:
         if is_informative(s, lang):
             return _one_line(s.text)
     for s in sents:
-        if not _HEADING.match(s.text):
+        if not is_heading(s.text):
             return _one_line(s.text)
     return ""
 

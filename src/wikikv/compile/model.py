@@ -45,7 +45,7 @@ class DocAnalysis(msgspec.Struct):
     mentions: list[MentionOut] = msgspec.field(default_factory=list)
     informative: list[int] = msgspec.field(default_factory=list)
     summary: str = ""
-    # per sentence: index of its subject mention, or subjects.CARRY / subjects.NONE
+    # per sentence: index of its subject mention, or subjects.CARRY / NONE / HEADING
     roles: list[int] = msgspec.field(default_factory=list)
 
 
@@ -380,6 +380,8 @@ def _facts(
             d = docs[doc_id]
             subj = subjects_of[doc_id]
             for idx in d.digest[:ABOUT_FACTS]:
+                if _heading(d, idx):
+                    continue
                 sp = d.sentences[idx]
                 other = subj.get(idx, ent.key)
                 # A sentence of a person's (place's …) own article whose subject is someone
@@ -409,6 +411,8 @@ def _facts(
             idx = m.sent
             if named is None or (key, idx) in seen or not 0 <= idx < len(d.sentences):
                 continue
+            if _heading(d, idx):
+                continue  # "# John Watson": a title line names him, it says nothing of him
             seen.add((key, idx))
             if key in own and idx in digest:
                 continue
@@ -417,6 +421,10 @@ def _facts(
             per_doc[key] += 1
             sp = d.sentences[idx]
             named.mentions.append(Fact(doc_id, sp.start, sp.end))
+
+
+def _heading(d: DocAnalysis, idx: int) -> bool:
+    return 0 <= idx < len(d.roles) and d.roles[idx] == subjects.HEADING
 
 
 def _name_parts(entities: dict[str, Entity]) -> Counter[str]:

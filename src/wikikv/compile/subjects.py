@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from wikikv.compile.digest import Sentence
+from wikikv.compile.digest import Sentence, is_heading
 from wikikv.llm.base import MentionOut
 
 NONE = -1
 CARRY = -2
+HEADING = -3  # a Markdown heading line: no subject, and never a fact or a mention of anyone
 
 _ZH_OPENERS = re.compile(
     r"^(?:但是|但|于是|这时|那时|后来|然而|而且|而|可是|因此|所以|只是|不料|忽然|原来|当时|其实|"
@@ -41,7 +42,7 @@ def sentence_roles(
     text: str, sentences: Sequence[Sentence], mentions: Sequence[MentionOut], lang: str
 ) -> list[int]:
     """Per sentence: the index (in ``mentions``) of its subject mention, :data:`CARRY` (a
-    pronoun or an ellipsis: the previous subject goes on) or :data:`NONE`."""
+    pronoun or an ellipsis: the previous subject goes on), :data:`HEADING` or :data:`NONE`."""
     first: dict[int, int] = {}
     for n, m in enumerate(mentions):
         j = first.get(m.sent)
@@ -49,6 +50,9 @@ def sentence_roles(
             first[m.sent] = n
     roles: list[int] = []
     for idx, s in enumerate(sentences):
+        if is_heading(s.text):
+            roles.append(HEADING)
+            continue
         body = s.text.lstrip(_LEAD)
         lead = len(s.text) - len(body)
         i = first.get(idx)
