@@ -56,6 +56,8 @@ def analyze(
     else:
         found = provider.entities(dinput, spans)
     summary = one_line(sents[digest[0]].text) if digest else lead_sentence(doc.text, doc.lang)
+    if found.page is not None and found.page.summary:  # LLM mode: the model's summary
+        summary = one_line(found.page.summary)
     mentions = list(found.mentions) + _aliases(doc, sents)
     return DocAnalysis(
         id=doc.id,
@@ -70,6 +72,7 @@ def analyze(
         informative=informative,
         summary=summary,
         roles=sentence_roles(doc.text, sents, mentions, doc.lang),
+        llm=found.page,
     )
 
 

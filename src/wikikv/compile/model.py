@@ -19,7 +19,7 @@ from wikikv.compile import subjects
 from wikikv.compile.entities_zh_reader import kind_by_suffix, weak_place
 from wikikv.compile.schema import Schema, plan_routing
 from wikikv.evolve import categories
-from wikikv.llm.base import MentionOut, SentenceSpan
+from wikikv.llm.base import MentionOut, PageNotes, SentenceSpan
 from wikikv.store.paths import escape_segment
 
 MIN_DF = 2
@@ -47,6 +47,8 @@ class DocAnalysis(msgspec.Struct):
     summary: str = ""
     # per sentence: index of its subject mention, or subjects.CARRY / NONE / HEADING
     roles: list[int] = msgspec.field(default_factory=list)
+    # LLM mode: the grounded page answer (facts, links with reasons, summaries, tags)
+    llm: PageNotes | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ class Entity:
     mentions: list[Fact] = field(default_factory=list)  # sentences that only mention it
     confidence: float = 1.0  # how sure the type (and so the dimension) is
     links: dict[str, set[str]] = field(default_factory=dict)  # other key → reasons
+    summary: str = ""  # LLM mode: the model's one-line summary of a page without a title doc
+    tags: list[str] = field(default_factory=list)  # LLM mode: the model's tags
 
 
 @dataclass
@@ -81,6 +85,7 @@ class Model:
     about: dict[str, str]  # doc id → entity key
     routing_changed: bool = False
     variants: dict[str, str] = field(default_factory=dict)  # variant key → title entity key
+    llm_dropped: dict[str, int] = field(default_factory=dict)  # model items with no page
 
 
 def article_path(doc_id: str) -> str:
@@ -236,11 +241,20 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
             src_links.setdefault(key, set()).add("mentions")
 
     _facts(entities, docs, resolved)
+    from wikikv.compile.llm_notes import apply_page_notes  # it builds on this module's types
+
+    llm_dropped = apply_page_notes(entities, docs, variants)
     parts = _name_parts(entities)
     for ent in entities.values():
         _aliases(ent, variants, display, parts)
     changed = _place(entities, schema, docs)
-    return Model(entities=entities, about=about, routing_changed=changed, variants=variants)
+    return Model(
+        entities=entities,
+        about=about,
+        routing_changed=changed,
+        variants=variants,
+        llm_dropped=llm_dropped,
+    )
 
 
 def _declared_aliases(

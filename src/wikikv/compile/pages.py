@@ -108,6 +108,8 @@ def _today() -> str:
 def entity_summary(ent: Entity, docs: dict[str, DocAnalysis], lang: str) -> str:
     if ent.about and docs[ent.about[0]].summary:
         return one_line(docs[ent.about[0]].summary)
+    if ent.summary:  # LLM mode: the model's one-line summary of the entity
+        return one_line(ent.summary)
     names = [docs[i].title for i in sorted(ent.mentioned_in)][:3]
     if lang == "zh":
         return one_line(
@@ -137,6 +139,7 @@ def render_entity(
         tags.append(ent.qualifier)
     if ent.group:
         tags.append(ent.group)
+    tags += ent.tags  # LLM mode: the model's tags
     tags = list(dict.fromkeys(t for t in tags if t))
     today = _today()
     out = [
@@ -214,6 +217,12 @@ def _cite(out: list[str], notes: list[str], fact: Fact, texts: dict[str, str]) -
 
 
 def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
+    said = sorted(one_line(r[4:], 200) for r in reasons if r.startswith("llm:"))
+    found = _found_reason(ent, other, reasons, lang)
+    return ("；" if lang == "zh" else "; ").join([*said, *([found] if found else [])])
+
+
+def _found_reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
     a, b = _label(ent.name), _label(other.name)
     if lang == "zh":
         parts = []

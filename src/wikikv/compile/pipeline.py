@@ -32,6 +32,7 @@ from wikikv.compile import handedits, state
 from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.entities import ALIAS_KIND
 from wikikv.compile.filter import filter_documents
+from wikikv.compile.grounding_report import grounding_counts
 from wikikv.compile.incremental import affected_keys
 from wikikv.compile.ingest import (
     Document,
@@ -125,6 +126,8 @@ class CompileReport:
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
     evolved: int = 0  # evolution operators committed after this sync (evolve_every)
+    # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
+    grounding: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -447,6 +450,7 @@ class Compiler:
                 if remove:
                     self._erase_cache(remove)
                 self._totals(model, current, report)
+                report.grounding = grounding_counts(current.values(), model.llm_dropped)
         if self.options.evolve_every and report.analyzed:
             from wikikv.evolve.cadence import after_ingest
 
@@ -468,6 +472,11 @@ class Compiler:
         indexer = _indexer(self.kb) if self.options.index else None
         for i in range(0, len(todo), step):
             chunk = todo[i : i + step]
+            use_existing = getattr(self.provider, "use_existing", None)
+            if use_existing is not None:  # LLM mode: SelectPages feeds the page prompts
+                from wikikv.compile.select_pages import select_pages
+
+                use_existing(select_pages(self.kb, chunk))
             analyses = analyze_documents(
                 chunk, self.provider, self.options.workers, self.options.fast_zh
             )

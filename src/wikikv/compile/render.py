@@ -87,6 +87,8 @@ def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: s
         about,
         len(mentioned),
         [docs[m].title for m in mentioned[:3]],
+        ent.summary,
+        ent.tags,
         extra,
     )
 

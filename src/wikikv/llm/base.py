@@ -28,7 +28,11 @@ __all__ = [
     "DimensionSpec",
     "DocInput",
     "EntitiesOut",
+    "GroundedFact",
     "MentionOut",
+    "ModelLink",
+    "EntityNote",
+    "PageNotes",
     "Provider",
     "RoleRequest",
     "Scaffold",
@@ -66,11 +70,53 @@ class MentionOut(msgspec.Struct, frozen=True, array_like=True):
     central: bool = False
 
 
+class GroundedFact(msgspec.Struct, frozen=True, array_like=True):
+    """A key fact the model gave whose quote was found verbatim in the stored text: the entity
+    name the model gave it (resolved to a page at derive time) and the quote's offsets."""
+
+    entity: str
+    start: int
+    end: int
+
+
+class ModelLink(msgspec.Struct, frozen=True, array_like=True):
+    """A link the model proposed between two entities it listed, with its reason."""
+
+    source: str
+    target: str
+    reason: str
+
+
+class EntityNote(msgspec.Struct, frozen=True, array_like=True):
+    """The model's one-line summary and tags of one entity it listed."""
+
+    name: str
+    summary: str
+    tags: list[str]
+
+
+class PageNotes(msgspec.Struct):
+    """What the page role wrote for one document, after grounding (:mod:`wikikv.llm.grounding`):
+    only facts whose quote is in the text, links between listed entities, summaries and tags.
+    ``proposed`` and ``dropped`` count what the model gave and what grounding refused, by item
+    kind and reason; ``selected`` are the existing pages SelectPages put in the prompt."""
+
+    summary: str = ""
+    facts: list[GroundedFact] = msgspec.field(default_factory=list)
+    links: list[ModelLink] = msgspec.field(default_factory=list)
+    entities: list[EntityNote] = msgspec.field(default_factory=list)
+    proposed: dict[str, int] = msgspec.field(default_factory=dict)
+    dropped: dict[str, int] = msgspec.field(default_factory=dict)
+    selected: list[str] = msgspec.field(default_factory=list)
+
+
 class EntitiesOut(msgspec.Struct, frozen=True):
-    """What a document is about (its title entity's kind) and the names it mentions."""
+    """What a document is about (its title entity's kind) and the names it mentions; ``page``:
+    the grounded rest of an LLM page answer (None offline)."""
 
     about_kind: str
     mentions: list[MentionOut]
+    page: PageNotes | None = None
 
 
 class Descriptor(msgspec.Struct):

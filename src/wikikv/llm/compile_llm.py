@@ -26,8 +26,10 @@ import copy
 import dataclasses
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from wikikv.compile import entities as ents
 from wikikv.errors import LLMOutputError, WikiKVError
@@ -40,6 +42,7 @@ from wikikv.llm.base import (
     SentenceSpan,
 )
 from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.llm.grounding import ground_page
 from wikikv.llm.prompts import PAGE_SCHEMA, ROLES, build_request
 from wikikv.llm.types import JSONObject, Provider, RoleRequest, Usage
 
@@ -55,6 +58,14 @@ KIND_HELP = {
     "topic": "anything else: concepts, terms, other named things",
 }
 SAMPLE_CHARS = 2000
+
+
+class ExistingPage(msgspec.Struct, frozen=True):
+    """A page SelectPages offers the page role: its path, title and one-line summary."""
+
+    path: str
+    title: str
+    summary: str
 
 
 def _page_schema() -> JSONObject:
@@ -92,31 +103,61 @@ class LLMCompileProvider(ExtractiveProvider):
         self._usage = Usage()
         self._lock = threading.Lock()
         self._ready: dict[tuple[str, str], JSONObject] = {}
+        self._by_role: dict[str, Usage] = {}
+        self._by_doc: dict[str, Usage] = {}
+        self._existing: dict[str, list[ExistingPage]] = {}
         # The open Error Book rules, set by the pipeline before each sync (wikikv.quality).
         self.constraints: list[str] = []
 
-    def _call(self, request: RoleRequest) -> JSONObject:
+    def _call(self, request: RoleRequest, doc_id: str = "") -> JSONObject:
         value, usage = self.llm.complete_json(request)
-        self._add_usage(usage)
+        self._add_usage(usage, request.role, doc_id)
         return value
 
-    def _add_usage(self, usage: Usage) -> None:
+    def _add_usage(self, usage: Usage, role: str = "", doc_id: str = "") -> None:
         with self._lock:
             self._usage = self._usage + usage
+            if role:
+                self._by_role[role] = self._by_role.get(role, Usage()) + usage
+            if doc_id:
+                self._by_doc[doc_id] = self._by_doc.get(doc_id, Usage()) + usage
 
     def usage(self) -> Usage:
         with self._lock:
             return self._usage
 
+    def usage_by_role(self) -> dict[str, Usage]:
+        """What the calls of each role cost so far."""
+        with self._lock:
+            return dict(self._by_role)
+
+    def usage_by_document(self) -> dict[str, Usage]:
+        """What the page calls of each document cost so far."""
+        with self._lock:
+            return dict(self._by_doc)
+
+    def use_existing(self, selected: Mapping[str, Sequence[ExistingPage]]) -> None:
+        """SelectPages' choices for the documents about to be compiled: document id → the
+        existing pages (at most k) its passage touches; they go into its page prompt."""
+        with self._lock:
+            self._existing.update({doc_id: list(pages) for doc_id, pages in selected.items()})
+
     def _page_request(self, doc: DocInput) -> RoleRequest:
+        with self._lock:
+            existing = self._existing.get(doc.id, [])
+        context = {
+            "title": doc.title,
+            "dimensions": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
+        }
+        if existing:
+            context["existing_pages"] = "\n".join(
+                f"{p.path} | {p.title} | {p.summary}" for p in existing
+            )
         request = build_request(
             "page",
             [doc.text[: self.max_doc_chars]],
             [doc.id],
-            context={
-                "title": doc.title,
-                "dimensions": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
-            },
+            context=context,
             constraints=self.constraints,
         )
         return dataclasses.replace(request, schema=self._schema)
@@ -131,13 +172,13 @@ class LLMCompileProvider(ExtractiveProvider):
         if mapper is None:
             for doc, request in zip(docs, requests, strict=True):
                 try:
-                    self._keep(doc, self._call(request))
+                    self._keep(doc, self._call(request, doc.id))
                 except WikiKVError as exc:
                     failures[doc.id] = exc
             return failures
         results: list[RoleResult] = mapper(requests)
         for doc, result in zip(docs, results, strict=True):
-            self._add_usage(result.usage)
+            self._add_usage(result.usage, "page", doc.id)
             if result.value is not None:
                 self._keep(doc, result.value)
             elif result.error is not None:
@@ -191,14 +232,18 @@ class LLMCompileProvider(ExtractiveProvider):
             value = self._ready.pop((doc.id, doc.text), None)
         if value is None:
             try:
-                value = self._call(self._page_request(doc))
+                value = self._call(self._page_request(doc), doc.id)
             except LLMOutputError as exc:
                 if not self.fallback_on_output_error:
                     raise
                 with self._lock:
                     self.failures[doc.id] = str(exc)
                 return base
-        return merge_mentions(doc, sentences, base, value, self.title_keys)
+        with self._lock:
+            selected = [p.path for p in self._existing.pop(doc.id, [])]
+        merged = merge_mentions(doc, sentences, base, value, self.title_keys)
+        page = ground_page(doc.text, value, selected)
+        return EntitiesOut(merged.about_kind, merged.mentions, page)
 
     def needs_deeper(self, query: str, page_text: str) -> bool:
         request = build_request("needs_deeper", [page_text], ["page"], context={"query": query})

@@ -104,6 +104,19 @@ def _summary(report: Any) -> str:
             f"  LLM: {r.llm['calls']} calls, {r.llm['prompt_tokens'] + r.llm['completion_tokens']}"
             f" tokens, {r.llm['cache_hits']} cache hits, cost {r.llm['cost']:.4f}"
         )
+    for role, u in r.llm.get("by_role", {}).items():
+        lines.append(
+            f"    {role}: {u['calls']} calls, {u['prompt_tokens'] + u['completion_tokens']} "
+            f"tokens, cost {u['cost']:.4f}"
+        )
+    g = getattr(r, "grounding", {})
+    if g:
+        f, links = g["facts"], g["links"]
+        lines.append(
+            f"  grounding: {f['kept']} of {f['proposed']} model facts kept (quote found "
+            f"verbatim), {links['kept']} of {links['proposed']} links; dropped "
+            f"{dict(f['dropped'])} {dict(links['dropped'])}"
+        )
     if r.documents and r.elapsed:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:
@@ -144,6 +157,9 @@ def _run(
         report = job(compiler)
         usage = compiler.provider.usage()
         report.llm = usage.to_dict()
+        by_role = getattr(compiler.provider, "usage_by_role", None)
+        if by_role is not None:  # LLM mode: tokens and cost per role
+            report.llm["by_role"] = {r: u.to_dict() for r, u in sorted(by_role().items())}
     emit(report.to_dict(), as_json, _summary(report))
 
 
