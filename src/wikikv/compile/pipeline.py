@@ -515,7 +515,11 @@ class Compiler:
                     continue  # a declared other name of the subject, not an entity of its own
                 kinds[m.kind or "topic"] += 1
                 names[m.surface] += 1
-        sample_in = [DocInput(s.id, s.title, "", s.lang, s.group) for s in sample]
+        # A model reads the sample's texts (IASI); the extractive roles need only the counts.
+        texts = (
+            _load_texts(self.kb, {s.id for s in sample}) if hasattr(self.provider, "llm") else {}
+        )
+        sample_in = [DocInput(s.id, s.title, texts.get(s.id, ""), s.lang, s.group) for s in sample]
         top = [n for n, _ in names.most_common(20)]
         descriptor, schema = cold_start(
             self.provider,

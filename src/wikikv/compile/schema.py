@@ -145,7 +145,7 @@ def cold_start(
     """Descriptor first, then the scaffold from it (IASI). ``kinds`` counts the entity kinds seen
     in the sample."""
     descriptor = provider.descriptor(sample, kinds, top_entities, documents)
-    scaffold = provider.schema(descriptor, kinds)
+    scaffold = provider.schema(descriptor, kinds, fanout, max_depth)
     dims = [d for d in scaffold.dimensions if d.name != "sources"][: max(1, fanout - 1)]
     names = {d.name for d in dims}
     fallback = scaffold.fallback if scaffold.fallback in names else dims[-1].name

@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
+from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.llm.types import Provider, RoleRequest, Usage
 
 __all__ = [
@@ -177,8 +178,14 @@ class CompileProvider(Protocol):
         """The positioning descriptor of a corpus from a fixed-size sample."""
         ...
 
-    def schema(self, descriptor: Descriptor, kinds: dict[str, int]) -> Scaffold:
-        """The dimension scaffold for the descriptor (within the fan-out bound by construction)."""
+    def schema(
+        self,
+        descriptor: Descriptor,
+        kinds: dict[str, int],
+        fanout: int = FANOUT_BOUND,
+        max_depth: int = MAX_DEPTH,
+    ) -> Scaffold:
+        """The dimension scaffold for the descriptor, within the fan-out and depth bounds."""
         ...
 
     def digest(self, doc: DocInput, sentences: Sequence[SentenceSpan], k: int) -> list[int]:

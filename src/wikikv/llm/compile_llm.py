@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from wikikv.compile import entities as ents
+from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.errors import LLMOutputError, WikiKVError
 from wikikv.llm.base import (
     Answer,
@@ -39,11 +40,13 @@ from wikikv.llm.base import (
     DocInput,
     EntitiesOut,
     MentionOut,
+    Scaffold,
     SentenceSpan,
 )
 from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.llm.grounding import ground_page
-from wikikv.llm.prompts import PAGE_SCHEMA, ROLES, build_request
+from wikikv.llm.prompts import PAGE_SCHEMA, ROLES, SCHEMA_SCHEMA, build_request
+from wikikv.llm.scaffold import KINDS, scaffold_problems, to_scaffold
 from wikikv.llm.types import JSONObject, Provider, RoleRequest, Usage
 
 if TYPE_CHECKING:
@@ -73,6 +76,14 @@ def _page_schema() -> JSONObject:
     schema = copy.deepcopy(PAGE_SCHEMA)
     entity = schema["properties"]["entities"]["items"]
     entity["properties"]["dimension"] = {"type": "string", "enum": list(ents.KINDS)}
+    return schema
+
+
+def _scaffold_schema() -> JSONObject:
+    """The schema role's answer schema with entity types constrained to the pipeline's kinds."""
+    schema = copy.deepcopy(SCHEMA_SCHEMA)
+    dim = schema["properties"]["dimensions"]["items"]
+    dim["properties"]["entity_types"]["items"] = {"type": "string", "enum": list(KINDS)}
     return schema
 
 
@@ -106,6 +117,8 @@ class LLMCompileProvider(ExtractiveProvider):
         self._by_role: dict[str, Usage] = {}
         self._by_doc: dict[str, Usage] = {}
         self._existing: dict[str, list[ExistingPage]] = {}
+        self._sample: list[DocInput] = []
+        self._scaffold_schema = _scaffold_schema()
         # The open Error Book rules, set by the pipeline before each sync (wikikv.quality).
         self.constraints: list[str] = []
 
@@ -207,6 +220,7 @@ class LLMCompileProvider(ExtractiveProvider):
             context={"statistics": json.dumps(stats, ensure_ascii=False)},
         )
         value = self._call(request)
+        self._sample = list(sample)
         return Descriptor(
             about=value["about"],
             audience=value["audience"],
@@ -220,6 +234,53 @@ class LLMCompileProvider(ExtractiveProvider):
             compiled_by=self.name,
             prompt_version=request.prompt_version,
         )
+
+    def schema(
+        self,
+        descriptor: Descriptor,
+        kinds: dict[str, int],
+        fanout: int = FANOUT_BOUND,
+        max_depth: int = MAX_DEPTH,
+    ) -> Scaffold:
+        """The scaffold from the ``schema`` role, checked against the bounds
+        (:mod:`wikikv.llm.scaffold`); a broken answer is sent back once with what is wrong.
+        Still broken: LLMOutputError, or the extractive scaffold with
+        ``fallback_on_output_error`` (recorded in :attr:`failures`)."""
+        about = {
+            "about": descriptor.about,
+            "audience": descriptor.audience,
+            "bias": descriptor.bias,
+            "language": descriptor.language,
+            "entity_kinds_in_sample": kinds,
+        }
+        context = {
+            "descriptor": json.dumps(about, ensure_ascii=False),
+            "entity_types": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
+        }
+        sample = self._sample
+        problems: list[str] = []
+        for _attempt in range(2):
+            if problems:
+                context["errors"] = "Your previous answer was rejected:\n" + "\n".join(
+                    f"- {p}" for p in problems
+                )
+            request = build_request(
+                "schema",
+                [f"{d.title}\n{d.text[:SAMPLE_CHARS]}" for d in sample],
+                [d.id for d in sample],
+                context=context,
+                params={"max_dimensions": max(1, fanout - 1)},
+            )
+            value = self._call(dataclasses.replace(request, schema=self._scaffold_schema))
+            problems = scaffold_problems(value, fanout, max_depth)
+            if not problems:
+                return to_scaffold(value)
+        message = "the schema role's scaffold breaks the bounds: " + "; ".join(problems)
+        if not self.fallback_on_output_error:
+            raise LLMOutputError(message)
+        with self._lock:
+            self.failures["schema"] = message
+        return super().schema(descriptor, kinds, fanout, max_depth)
 
     def entities(
         self,

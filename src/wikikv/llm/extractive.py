@@ -22,6 +22,7 @@ from typing import Any
 from wikikv.compile import digest as dg
 from wikikv.compile import entities as ents
 from wikikv.compile.entities_zh import chinese_mentions
+from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.llm.base import (
     Answer,
     Descriptor,
@@ -193,7 +194,14 @@ class ExtractiveProvider:
             prompt_version=self.prompt_version,
         )
 
-    def schema(self, descriptor: Descriptor, kinds: dict[str, int]) -> Scaffold:
+    def schema(
+        self,
+        descriptor: Descriptor,
+        kinds: dict[str, int],
+        fanout: int = FANOUT_BOUND,
+        max_depth: int = MAX_DEPTH,
+    ) -> Scaffold:
+        """One dimension per kind present: a handful, within any fan-out and depth bound."""
         self._calls += 1
         table = DIMENSIONS.get(descriptor.language, DIMENSIONS["en"])
         total = sum(kinds.values()) or 1

@@ -288,14 +288,18 @@ ROLES: dict[str, RolePrompt] = {
     ),
     "schema": RolePrompt(
         role="schema",
-        version="1",
+        version="2",
         system=_CURATOR,
         instructions=(
             "The documents below are a sample of the corpus, and the context block "
             "'descriptor' describes the whole corpus. Propose the top-level dimensions "
             "(directories) of its wiki: between 3 and {max_dimensions} of them, mutually "
             "exclusive, each holding one kind of entity page (people, places, works, "
-            "events, concepts, ...). Never propose a dimension named 'sources'."
+            "events, concepts, ...). Never propose a dimension named 'sources'. Each "
+            "dimension lists the entity types it holds, from the context block "
+            "'entity_types'; a type belongs to at most one dimension, and one dimension holds "
+            "'topic' (where everything else goes). When a context block 'errors' is present, "
+            "it lists why your previous answer was rejected: give a corrected answer."
         ),
         schema=SCHEMA_SCHEMA,
         max_output_tokens=1500,

@@ -248,23 +248,78 @@ def _string_for(key: str, doc: str) -> str:
     return sentence or key
 
 
-def auto_reply(request: RecordedRequest) -> Reply:
-    """A valid answer to any request: JSON filling the request's schema from its first document,
-    or a plain answer when there is no schema."""
-    schema = request.schema
-    docs = request.documents
-    doc = docs[0][1] if docs else ""
-    if schema is None:
-        return Reply(body=completion("ok", usage=_usage()))
-    content = json.dumps(_fill(schema, "", doc), ensure_ascii=False)
+def role_of(schema: Mapping[str, Any] | None) -> str:
+    """The prompt role a request's answer schema belongs to (by its properties), or ""."""
+    props = set((schema or {}).get("properties", {}))
+    for role, marker in _ROLE_MARKERS:
+        if marker <= props:
+            return role
+    return ""
+
+
+_ROLE_MARKERS: tuple[tuple[str, set[str]], ...] = (
+    ("page", {"key_facts", "entities", "links"}),
+    ("schema", {"dimensions"}),
+    ("descriptor", {"about", "audience"}),
+    ("needs_deeper", {"needs_deeper"}),
+    ("route", {"answers_question"}),
+    ("tie_break", {"choice"}),
+    ("section", {"summary", "sources"}),
+    ("corpus", {"claims"}),
+    ("answer", {"answer", "citations"}),
+)
+_DIMENSION_NAMES = {
+    "person": "people",
+    "place": "places",
+    "org": "organizations",
+    "work": "works",
+    "event": "events",
+    "topic": "topics",
+}
+
+
+def _scaffold(schema: Mapping[str, Any]) -> JSON:
+    """One dimension per entity type the schema allows (its enum), like the extractive one."""
+    dim = schema["properties"]["dimensions"]["items"]
+    kinds = dim["properties"]["entity_types"]["items"].get("enum") or ["topic"]
+    return {
+        "dimensions": [
+            {
+                "name": _DIMENSION_NAMES.get(k, k),
+                "title": _DIMENSION_NAMES.get(k, k).title(),
+                "description": f"pages of the {_DIMENSION_NAMES.get(k, k)} of the corpus",
+                "entity_types": [k],
+                "examples": [],
+            }
+            for k in kinds
+        ]
+    }
+
+
+def _answer(request: RecordedRequest, value: Any) -> Reply:
+    content = json.dumps(value, ensure_ascii=False)
     # token counts as a real server would report them (estimated), so per-document token
     # numbers of a build against this server are meaningful
     prompt = estimate_messages_tokens(m.get("content") or "" for m in request.messages)
     return Reply(body=completion(content, usage=_usage(prompt, estimate_tokens(content))))
 
 
+def auto_reply(request: RecordedRequest) -> Reply:
+    """A valid answer to any request: JSON filling the request's schema from its first document
+    (a schema-role answer is a valid scaffold), or a plain answer when there is no schema."""
+    schema = request.schema
+    docs = request.documents
+    doc = docs[0][1] if docs else ""
+    if schema is None:
+        return Reply(body=completion("ok", usage=_usage()))
+    if role_of(schema) == "schema":
+        return _answer(request, _scaffold(schema))
+    return _answer(request, _fill(schema, "", doc))
+
+
 SCENARIOS: dict[str, Callable[[RecordedRequest], Reply]] = {
     "good": auto_reply,
+    "model": lambda r: _model(r),
     "slow": lambda r: slow(auto_reply(r), 5.0),
     "malformed": lambda r: malformed(),
     "schema_invalid": lambda r: schema_invalid(),
@@ -279,6 +334,14 @@ SCENARIOS: dict[str, Callable[[RecordedRequest], Reply]] = {
     # Always asks for another tool call: the agent loop must stop on its own budget.
     "never_stopping": lambda r: tool_calls(("wiki_search", {"query": f"again {len(r.messages)}"})),
 }
+
+
+def _model(request: RecordedRequest) -> Reply:
+    from wikikv.testing.llm_model import model_reply  # it builds on this module
+
+    return model_reply(request)
+
+
 _SCENARIO_PATH = re.compile(r"^/scenario/([a-z0-9_]+)(/.*)$")
 
 
