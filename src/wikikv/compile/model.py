@@ -405,11 +405,17 @@ def _facts(
                     ent.mentions.append(Fact(doc_id, sp.start, sp.end))
                 else:
                     ent.facts.append(Fact(doc_id, sp.start, sp.end))
+    # The entities each document is about, once (asking every entity per document is
+    # documents x entities: minutes on a 6k corpus).
+    owners: dict[str, set[str]] = defaultdict(set)
+    for k, e in entities.items():
+        for doc_id in e.about:
+            owners[doc_id].add(k)
     for doc_id in sorted(docs):
         d = docs[doc_id]
         subj = subjects_of[doc_id]
         digest = set(d.digest[:ABOUT_FACTS])
-        own = {k for k, e in entities.items() if doc_id in e.about}
+        own = owners.get(doc_id, set())
         seen: set[tuple[str, int]] = set()
         for idx, key in sorted(subj.items()):
             ent = entities[key]
