@@ -17,26 +17,26 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from wikikv.bench import retrieval
+from wikikv.bench.evolve import corpus_and_questions
+from wikikv.bench.quality_sets import evals_dir
 from wikikv.bench.report import machine_info
-from wikikv.compile.bench import shared_data
 from wikikv.compile.pipeline import Compiler
 from wikikv.quality import seed
 from wikikv.quality import validators as v
+from wikikv.quality.queue import KIND_PREFIX
 from wikikv.quality.run import lint_kb
+from wikikv.review import ReviewQueue
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import open_store
 
 Log = Callable[[str], None]
-WIKIS = {
-    "luxun": ("luxun", None),
-    "hotpotqa": ("multihop/hotpotqa/corpus.jsonl", "multihop/hotpotqa/questions.jsonl"),
-    "2wiki-6k": ("multihop/2wiki-corpus-6k/corpus.jsonl", None),
-}
+WIKIS = ("luxun", "hotpotqa", "2wiki-6k")
 LINT_TARGET_S = 30.0
 DETECTION_TARGET = 0.95
 SEEDS_PER_TYPE = 100
@@ -47,6 +47,14 @@ def _recall(kb: KnowledgeBase, questions: list[retrieval.Question], reads: int) 
         return None
     res = retrieval.evaluate(questions, retrieval.nav_ranker(kb, reads))
     return float(res["recall@5"])
+
+
+def _open_review_items(kb: KnowledgeBase) -> dict[str, int]:
+    """Open review items by error type: what the repair left for a person to decide."""
+    counts: Counter[str] = Counter()
+    for item in ReviewQueue(kb).items(status="open"):
+        counts[item.kind.removeprefix(KIND_PREFIX)] += 1
+    return dict(counts)
 
 
 def _shares(counts: dict[str, int]) -> dict[str, float]:
@@ -60,15 +68,15 @@ def run_wiki(
     reads: int = retrieval.DEFAULT_READS,
     log: Log = lambda _m: None,
 ) -> dict[str, Any]:
-    corpus_rel, questions_rel = WIKIS[name]
-    root = shared_data()
-    questions = retrieval.load_questions(root / questions_rel) if questions_rel else []
+    # The same question sets as ``bench evolve``: Lu Xun's set (c) from evals/luxun, HotpotQA's
+    # own, and the 2Wiki dev questions whose supporting titles are all in the 6k corpus.
+    corpus, questions = corpus_and_questions(name, evals_dir().parents[1])
     out: dict[str, Any] = {"wiki": name, "questions": len(questions)}
     with tempfile.TemporaryDirectory(prefix="wikikv-errorbook-") as tmp:
         store = open_store(f"lmdb://{Path(tmp) / 'store'}?sync=false")
         kb = store.create_kb("bench")
         t0 = time.perf_counter()
-        report = Compiler(kb).build(root / corpus_rel)
+        report = Compiler(kb).build(corpus)
         out["build_s"] = round(time.perf_counter() - t0, 2)
         out["documents"], out["entities"] = report.documents, report.entities
         log(
@@ -76,13 +84,17 @@ def run_wiki(
             f"in {out['build_s']} s"
         )
         out["recall5_before"] = _recall(kb, questions, reads)
+        cpu = time.process_time()
         first = lint_kb(kb)
+        # CPU time beside wall time: on a shared 2-core machine the wall clock mostly measures
+        # the other jobs; the target is judged on wall time, the CPU time says what it costs.
+        out["lint_cpu_s"] = round(time.process_time() - cpu, 2)
         out["lint_s"] = round(first.lint.elapsed, 2)
         out["before"] = first.after
         out["passed_before"] = round(first.lint.passed / max(1, first.lint.pages), 4)
         out["pages"] = first.lint.pages
         log(
-            f"  lint pass {out['lint_s']} s; errors {sum(first.after.values())}; "
+            f"  lint pass {out['lint_s']} s ({out['lint_cpu_s']} s CPU); errors {sum(first.after.values())}; "
             f"passed {out['passed_before']:.1%}"
         )
         t0 = time.perf_counter()
@@ -92,6 +104,7 @@ def run_wiki(
         out["passed_after"] = round(fixed.lint.passed / max(1, fixed.lint.pages), 4)
         out["rounds"] = len(fixed.rounds)
         out["queued"] = fixed.queued
+        out["review_open"] = _open_review_items(kb)
         out["shares_before"] = _shares(out["before"])
         out["recall5_after"] = _recall(kb, questions, reads)
         log(
@@ -112,6 +125,7 @@ def run_wiki(
         repaired = lint_kb(ckb, fix=True)
         out["seeded_after_fix"] = repaired.after
         out["seeded_queued"] = repaired.queued
+        out["seeded_review_open"] = _open_review_items(ckb)
         copy.close()
     return out
 
@@ -157,11 +171,11 @@ def summary_rows(result: dict[str, Any]) -> list[list[object]]:
                 w["pages"],
                 f"{w['passed_before']:.1%}",
                 f"{w['passed_after']:.1%}",
-                w["lint_s"],
+                f"{w['lint_s']} ({w['lint_cpu_s']} CPU)",
                 w["fix_s"],
                 "-" if w["recall5_before"] is None else w["recall5_before"],
                 "-" if w["recall5_after"] is None else w["recall5_after"],
-                w["queued"],
+                sum(w["review_open"].values()),
             ]
         )
     return out
@@ -173,6 +187,7 @@ def detection_rows(result: dict[str, Any]) -> list[list[object]]:
         row: list[object] = [t]
         for w in result["wikis"]:
             r = w["seeded"].get(t, {"seeded": 0, "detected": 0, "recall": 0.0})
-            row += [f"{r['detected']}/{r['seeded']}", w["seeded_after_fix"][t]]
+            queued = w["seeded_review_open"].get(t, 0)
+            row += [f"{r['detected']}/{r['seeded']}", f"{w['seeded_after_fix'][t]} ({queued})"]
         rows.append(row)
     return rows

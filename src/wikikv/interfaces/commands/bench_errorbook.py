@@ -73,13 +73,13 @@ def errorbook_cmd(wikis: tuple[str, ...], per_type: int, out: str, as_json: bool
             "fix s",
             "R@5 before",
             "after",
-            "queued",
+            "open reviews",
         ],
         errorbook.summary_rows(result),
     )
     dcols = ["error type"]
     for n in names:
-        dcols += [f"{n} detected", "left after fix"]
+        dcols += [f"{n} detected", "left after fix (for review)"]
     print_table(
         f"Detection of {per_type} seeded errors per type", dcols, errorbook.detection_rows(result)
     )
