@@ -193,23 +193,3 @@ def test_a_page_that_gives_orders_does_not_steer_the_agent(
     assert carrying
     assert all(m["role"] == "tool" for m in carrying)
     assert json.loads(carrying[0]["content"])["data"][0]["path"] == "/notes/Poisoned page"
-
-
-def test_with_an_llm_the_classifier_casts_the_third_vote(
-    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
-) -> None:
-    server.script(good_json({"answers_question": True, "reason": "the page defines it"}))
-    answer = ask(kb, "What is Inception?", provider)
-    assert answer.mode == "direct"
-    assert answer.from_wiki
-    assert answer.llm_calls == 1
-    assert server.requests[0].documents[0][0] == "/films/Inception"
-    # The classifier says no: the question falls through to the agent loop.
-    server.script(
-        good_json({"answers_question": False, "reason": "it asks about something else"}),
-        tool_calls(("wiki_read", {"paths": ["/films/Inception"]})),
-        good_json(FINAL),
-    )
-    answer = ask(kb, "What is Inception?", provider)
-    assert answer.mode == "agent"
-    assert not answer.from_wiki

@@ -34,6 +34,7 @@ import msgspec
 from wikikv.compile import entities as ents
 from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.errors import LLMOutputError, WikiKVError
+from wikikv.llm import query_roles
 from wikikv.llm.base import (
     Answer,
     Descriptor,
@@ -307,23 +308,17 @@ class LLMCompileProvider(ExtractiveProvider):
         return EntitiesOut(merged.about_kind, merged.mentions, page)
 
     def needs_deeper(self, query: str, page_text: str) -> bool:
-        request = build_request("needs_deeper", [page_text], ["page"], context={"query": query})
-        return bool(self._call(request)["needs_deeper"])
+        deeper, usage = query_roles.needs_deeper(self.llm, query, page_text)
+        self._add_usage(usage, "needs_deeper")
+        return deeper
 
     def answer(self, query: str, evidence: Sequence[tuple[str, str]]) -> Answer:
-        paths = [path for path, _ in evidence]
-        request = build_request(
-            "answer", [text for _, text in evidence], paths, context={"query": query}
-        )
-        value = self._call(request)
-        if value["insufficient"]:
-            return Answer(text="", citations=[])
-        cited: list[str] = []
-        for citation in value["citations"]:
-            source = citation["source_id"]
-            if source in paths and source not in cited:
-                cited.append(source)
-        return Answer(text=value["answer"], citations=cited)
+        """The answer role, citations checked against ``evidence`` (paths whose quote is not
+        found there are dropped; see :mod:`wikikv.llm.query_roles`)."""
+        checked, usage = query_roles.answer(self.llm, query, evidence)
+        self._add_usage(usage, "answer")
+        cited = list(dict.fromkeys(c.path for c in checked.citations))
+        return Answer(text=checked.text, citations=cited if checked.text else [])
 
     def __getstate__(self) -> dict[str, Any]:
         raise TypeError("an LLM provider holds HTTP clients and locks: use threads, not processes")

@@ -221,6 +221,13 @@ ROUTE_SCHEMA = _obj(
     }
 )
 
+TIE_BREAK_SCHEMA = _obj(
+    {
+        "choice": _str(600, 1, "the id of the page that answers, or 'neither'"),
+        "reason": _str(300),
+    }
+)
+
 VERIFY_FACT_SCHEMA = _obj(
     {
         "supported": {"type": "boolean"},
@@ -362,6 +369,21 @@ ROLES: dict[str, RolePrompt] = {
             "about what the question asks and contains the answer."
         ),
         schema=ROUTE_SCHEMA,
+        max_output_tokens=200,
+    ),
+    "tie_break": RolePrompt(
+        role="tie_break",
+        version="1",
+        system=(
+            "You break a tie between two wiki pages that might each answer a question by "
+            "themselves: one the question names, one the search ranked first."
+        ),
+        instructions=(
+            "The context block 'query' holds the question; the two documents are the pages. "
+            "Set choice to the id of the page that, by itself, is about what the question asks "
+            "and contains the answer, or to 'neither' when neither does."
+        ),
+        schema=TIE_BREAK_SCHEMA,
         max_output_tokens=200,
     ),
     "answer": RolePrompt(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,14 +27,13 @@ from wikikv.llm.prompts import (
     AGENT_TOOLS,
     ANSWER_SCHEMA,
     DATA_POLICY,
-    build_request,
     context_block,
     role,
 )
 from wikikv.llm.schema import validate
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
-from wikikv.query.nav import NavResult, nav
+from wikikv.query.nav import ModelNeedsDeeper, NavResult, nav
 from wikikv.query.ops import wiki_read, wiki_search
 from wikikv.query.sentences import Sentence, answer_text, best_sentences, page_sentences
 from wikikv.search import search
@@ -58,7 +58,7 @@ class Citation:
 class Answer:
     question: str
     answer: str
-    mode: str  # "direct", "agent" or "evidence"
+    mode: str  # "direct", "agent", "llm" (the answer role over nav evidence) or "evidence"
     from_wiki: bool = False
     citations: list[Citation] = field(default_factory=list)
     evidence: list[NavResult] = field(default_factory=list)
@@ -89,50 +89,102 @@ class Answer:
 
 
 # ------------------------------------------------------------------ direct
-def direct_page(kb: KnowledgeBase, question: str) -> FileRecord | None:
-    """The one page the question maps to, when name matching and search agree and the page is
-    fit to answer from (lint passed, newer than its sources); else None."""
+@dataclass
+class Vote:
+    """The direct-answer vote (L1 whitepaper): ``named`` is the one page whose name or alias
+    the question contains, ``top`` the search's first page; ``page`` the winner, if any, and
+    what the LLM tie-break cost (it is called only when the two disagree)."""
+
+    page: FileRecord | None = None
+    named: str = ""
+    top: str = ""
+    llm_calls: int = 0
+    tokens: int = 0
+    reason: str = ""
+
+
+TieBreak = Callable[[str, list[FileRecord]], tuple[str | None, int]]
+
+
+def vote(kb: KnowledgeBase, question: str, tie_break: TieBreak | None = None) -> Vote:
+    """Name/alias match and search agreement; when they name different pages, ``tie_break``
+    (the LLM; one call) chooses between the two, or neither. Without it a disagreement has no
+    winner. The winner must still be fit to answer from (lint passed, newer than its sources)."""
     hits = search(kb, question, limit=5)
     hits = [h for h in hits if not h.path.startswith("/sources")]
     if not hits:
-        return None
+        return Vote(reason="no page found")
     folded_q = fold_name(question)
-    named = []
+    named: list[FileRecord] = []
+    records: dict[str, FileRecord] = {}
     for hit in hits:
         rec = kb.get(hit.path)
         if not isinstance(rec, FileRecord):
             continue
+        records[hit.path] = rec
         names = [rec.meta.title, *rec.meta.aliases]
         if any(n and len(fold_name(n)) >= 2 and fold_name(n) in folded_q for n in names):
             named.append(rec)
-    if len(named) != 1 or named[0].path != hits[0].path:
-        return None  # no agreement, or more than one page is named
-    page = named[0]
+    top = records.get(hits[0].path)
+    out = Vote(top=hits[0].path, named=named[0].path if len(named) == 1 else "")
+    if len(named) != 1 or top is None:
+        out.reason = "no single page is named" if len(named) != 1 else "the top hit is gone"
+        return out
+    if named[0].path == top.path:
+        out.page, out.reason = top, "name and search agree"
+    elif tie_break is None:
+        out.reason = "name and search disagree; no LLM to break the tie"
+        return out
+    else:
+        choice, tokens = tie_break(question, [named[0], top])
+        out.llm_calls, out.tokens = 1, tokens
+        if choice is None:
+            out.reason = "name and search disagree; the LLM chose neither"
+            return out
+        out.page = named[0] if choice == named[0].path else top
+        out.reason = f"name and search disagree; the LLM chose {choice}"
+    if not _fit(kb, out.page):
+        out.page, out.reason = None, out.reason + "; the page is not fit to answer from"
+    return out
+
+
+def _fit(kb: KnowledgeBase, page: FileRecord) -> bool:
+    """Lint passed and newer than every source it cites."""
     if page.meta.lint_status != "passed":
-        return None
+        return False
     compiled = page.meta.compiled_at or page.meta.updated_at  # lint writes keep compiled_at
     for src in page.meta.sources:
         source = kb.get(src)
-        if source is None or (
-            isinstance(source, FileRecord) and source.meta.updated_at > compiled
-        ):
-            return None
-    return page
+        if source is None or (isinstance(source, FileRecord) and source.meta.updated_at > compiled):
+            return False
+    return True
 
 
-def llm_agrees(provider: object, question: str, page: FileRecord) -> tuple[bool, int]:
-    """The third vote (L1 whitepaper): an LLM classifier confirms the page answers the question.
-    Returns (agrees, tokens spent). A provider without JSON completions abstains (agrees)."""
-    complete = getattr(provider, "complete_json", None)
-    if complete is None:
-        return True, 0
-    body = f"{page.meta.title or page.name}\n{page.meta.summary}\n\n{page.text[:4000]}"
-    request = build_request("route", [body], [page.path], context={"query": question})
-    try:
-        data, usage = complete(request)
-    except LLMOutputError:
-        return False, 0  # no confirmation: fall through to the full answer path
-    return bool(data.get("answers_question")), usage.total_tokens
+def direct_page(kb: KnowledgeBase, question: str) -> FileRecord | None:
+    """The one page the question maps to, when name matching and search agree and the page is
+    fit to answer from (lint passed, newer than its sources); else None."""
+    return vote(kb, question).page
+
+
+def llm_tie_break(provider: object) -> TieBreak | None:
+    """The LLM's tie-break over a provider with JSON completions (None without one)."""
+    if getattr(provider, "complete_json", None) is None:
+        return None
+
+    def choose(question: str, pages: list[FileRecord]) -> tuple[str | None, int]:
+        from wikikv.llm.query_roles import tie_break
+
+        docs = [
+            (p.path, f"{p.meta.title or p.name}\n{p.meta.summary}\n\n{p.text[:4000]}")
+            for p in pages
+        ]
+        try:
+            choice, usage = tie_break(provider, question, docs)  # type: ignore[arg-type]
+        except LLMOutputError:
+            return None, 0  # no decision: fall through to the full answer path
+        return choice, usage.total_tokens
+
+    return choose
 
 
 def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) -> Answer:
@@ -170,10 +222,18 @@ def _citations(kb: KnowledgeBase, sentences: list[Sentence]) -> list[Citation]:
     return out
 
 
-def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: float) -> Answer:
-    """Offline: the few sentences of nav's evidence that best answer the question, each quoted
-    with its citation — or no answer, said so, when no sentence holds a question term."""
-    results = list(nav(kb, question, budget))
+def evidence_answer(
+    kb: KnowledgeBase,
+    question: str,
+    budget: Budget,
+    started: float,
+    results: list[NavResult] | None = None,
+) -> Answer:
+    """Offline: the few sentences of nav's evidence (``results``, else a nav run) that best
+    answer the question, each quoted with its citation — or no answer, said so, when no
+    sentence holds a question term."""
+    if results is None:
+        results = list(nav(kb, question, budget))
     candidates = [
         s
         for i, r in enumerate(results)
@@ -196,6 +256,66 @@ def evidence_answer(kb: KnowledgeBase, question: str, budget: Budget, started: f
             else f"{spent}; no sentence of the evidence answers the question"
         ),
     )
+
+
+# ------------------------------------------------------------------- model
+EVIDENCE_PAGES = 8
+EVIDENCE_CHARS = 4000
+
+
+def model_answer(kb: KnowledgeBase, question: str, llm: Any, budget: Budget) -> Answer:
+    """nav with the model's NeedsDeeper (charged to ``budget``), then the provider's answer over
+    the gathered evidence, citations checked against what was read (a quote must occur in the
+    page it cites). No checked citation, no budget left, or insufficient evidence: nav's
+    cited evidence instead, said so."""
+    from wikikv.llm.query_roles import answer as answer_role
+
+    started = time.perf_counter()
+    judge = ModelNeedsDeeper(llm)
+    results = list(nav(kb, question, budget, needs_deeper=judge))
+    evidence = [(r.path, r.text[:EVIDENCE_CHARS]) for r in results if r.granularity >= 2]
+    evidence = evidence[:EVIDENCE_PAGES]
+    calls, tokens = judge.calls, judge.usage.total_tokens
+    why = "no evidence read"
+    if evidence and budget.allows(reads=0, llm_calls=1):
+        budget.charge(llm_calls=1)
+        checked = None
+        try:
+            checked, usage = answer_role(llm, question, evidence)
+        except LLMOutputError as exc:
+            why = f"LLM failed: {exc}"
+        else:
+            calls, tokens = calls + 1, tokens + usage.total_tokens
+            why = (
+                "the model found the evidence insufficient"
+                if checked.insufficient
+                else f"no citation of the model's answer checked out ({checked.dropped} dropped)"
+            )
+        if checked is not None and checked.text:
+            return Answer(
+                question=question,
+                answer=checked.text,
+                mode="llm",
+                citations=[
+                    Citation(c.path, c.quote, f"{c.start}-{c.end}") for c in checked.citations
+                ],
+                evidence=results,
+                pages_read=[r.path for r in results],
+                llm_calls=calls,
+                tokens=tokens,
+                elapsed_ms=(time.perf_counter() - started) * 1000,
+                stopped_because=(
+                    f"answered from {len(evidence)} evidence pages; {len(checked.citations)} "
+                    f"citations checked, {checked.dropped} dropped; NeedsDeeper asked "
+                    f"{judge.calls} times"
+                ),
+            )
+    elif evidence:
+        why = "no LLM budget left for the answer"
+    fallback = evidence_answer(kb, question, budget, started, results)
+    fallback.llm_calls, fallback.tokens = calls, tokens
+    fallback.stopped_because = f"{why}; answered with nav evidence"
+    return fallback
 
 
 # ------------------------------------------------------------------- agent
@@ -307,11 +427,19 @@ def ask(
     budget: Budget | None = None,
     *,
     allow_direct: bool = True,
+    strategy: str = "agent",
 ) -> Answer:
-    """Answer ``question``: directly from a page when safe, else by the agent (with a provider)
-    or as nav's cited evidence (offline)."""
+    """Answer ``question``: directly from a page when safe (the LLM breaks a tie between name
+    and search), else — with a provider — by the agent loop (``strategy="agent"``) or by the
+    provider's answer over nav's evidence (``"answer"``: NeedsDeeper from the model, citations
+    checked), or as nav's cited evidence (offline)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown ask strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     with query_scope(kb):  # access statistics of one query (a no-op unless recording)
-        return _ask(kb, question, provider, budget, allow_direct=allow_direct)
+        return _ask(kb, question, provider, budget, allow_direct=allow_direct, strategy=strategy)
+
+
+STRATEGIES = ("agent", "answer")
 
 
 def _ask(
@@ -321,22 +449,26 @@ def _ask(
     budget: Budget | None,
     *,
     allow_direct: bool,
+    strategy: str,
 ) -> Answer:
     started = time.perf_counter()
-    vote_tokens = 0
+    vote_tokens = vote_calls = 0
     if allow_direct:
-        page = direct_page(kb, question)
-        if page is not None:
-            agrees, vote_tokens = (
-                (True, 0) if provider is None else llm_agrees(provider, question, page)
-            )
-            if agrees:
-                direct = _direct(kb, page, question, started)
-                direct.tokens = vote_tokens
-                direct.llm_calls = 1 if vote_tokens else 0
-                return direct
+        v = vote(kb, question, llm_tie_break(provider) if provider is not None else None)
+        vote_tokens, vote_calls = v.tokens, v.llm_calls
+        if v.page is not None:
+            direct = _direct(kb, v.page, question, started)
+            direct.tokens, direct.llm_calls = v.tokens, v.llm_calls
+            direct.stopped_because = f"direct answer: {v.reason}"
+            return direct
     if provider is None:
         return evidence_answer(kb, question, budget or Budget(ms=200.0, max_reads=24), started)
+    if strategy == "answer":
+        out = model_answer(kb, question, provider, budget or Budget(ms=5000.0, max_reads=24))
+        out.llm_calls += vote_calls
+        out.tokens += vote_tokens
+        out.elapsed_ms = (time.perf_counter() - started) * 1000
+        return out
     agent = _Agent(kb, provider, question)
     try:
         final, why = agent.run()

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from wikikv.evolve.stats import query_scope
+from wikikv.llm.types import Provider, Usage
 from wikikv.query.budget import Budget
 from wikikv.search import search as search_pages
 from wikikv.search import tokenize
@@ -139,6 +140,29 @@ def extractive_needs_deeper(threshold: float = 0.75) -> NeedsDeeper:
         return coverage(query, page.text) < threshold
 
     return needs
+
+
+class ModelNeedsDeeper:
+    """NeedsDeeper from the model (the provider's ``needs_deeper`` role). Each call is one LLM
+    call of the nav budget (``llm_calls``; its time runs on the budget's clock): nav asks only
+    while the budget allows one, and when the model says a page covers the question, nav
+    stops reading further candidates (``stops``) and goes on to that evidence's sources."""
+
+    llm_calls = 1
+    stops = True
+
+    def __init__(self, llm: Provider) -> None:
+        self.llm = llm
+        self.calls = 0
+        self.usage = Usage()
+
+    def __call__(self, query: str, page: FileRecord) -> bool:
+        from wikikv.llm.query_roles import needs_deeper
+
+        deeper, usage = needs_deeper(self.llm, query, page.text)
+        self.calls += 1
+        self.usage = self.usage + usage
+        return deeper
 
 
 _FOOTNOTE = re.compile(r"^\[\^(\w+)\]:\s*\[\[([^\]|]+)")
@@ -375,9 +399,13 @@ class _Nav:
             result = self.emit("entity", rec, score, reason)
             yield result
             cited.extend(s for s in result.sources if s not in cited)
-            if expand and reason.startswith("search") and self.needs_deeper(self.query, rec):
-                for link in self.rank_links(rec)[: self.expand]:
-                    queue.append((link, score * 0.5, f"linked from {rec.path}"))
+            if expand and reason.startswith("search"):
+                deeper = self.deeper(rec)
+                if deeper:
+                    for link in self.rank_links(rec)[: self.expand]:
+                        queue.append((link, score * 0.5, f"linked from {rec.path}"))
+                elif deeper is False and getattr(self.needs_deeper, "stops", False):
+                    break  # the model says the evidence covers the question
         # Phase 2b: digests and articles — search hits first, then the sources pages cited.
         order = [h.path for h in source_hits] + [_article_path(s) for s in cited]
         docs_given: set[str] = set()
@@ -392,6 +420,16 @@ class _Nav:
                 continue
             if isinstance(rec, FileRecord):
                 yield self.emit(level_of(path, rec), rec, 0.0, "source")
+
+    def deeper(self, rec: FileRecord) -> bool | None:
+        """NeedsDeeper on ``rec``; a judge that costs LLM calls is charged to the budget, and
+        not asked (None) once the budget has none left."""
+        cost = int(getattr(self.needs_deeper, "llm_calls", 0))
+        if cost:
+            if not self.budget.allows(reads=0, llm_calls=cost):
+                return None
+            self.budget.charge(llm_calls=cost)
+        return self.needs_deeper(self.query, rec)
 
     def rank_links(self, rec: FileRecord) -> list[str]:
         """Wikilinked pages, those whose names share terms with the query first."""

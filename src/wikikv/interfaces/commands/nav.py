@@ -120,9 +120,19 @@ def register(main: click.Group) -> None:
         default="offline",
         show_default=True,
         envvar="WIKIKV_LLM",
-        help="offline: cited evidence from nav; openai: the agent loop against "
+        help="offline: cited evidence from nav; openai: a model at "
         "WIKIKV_LLM_BASE_URL / WIKIKV_LLM_MODEL (key in WIKIKV_LLM_API_KEY).",
     )
+    @click.option(
+        "--strategy",
+        type=click.Choice(["answer", "agent"]),
+        default="answer",
+        show_default=True,
+        help="With --llm openai: answer = nav with the model's NeedsDeeper, then its cited "
+        "answer over the evidence (citations checked); agent = the wiki_search / wiki_read "
+        "tool loop.",
+    )
+    @click.option("--max-llm-calls", type=int, default=8, show_default=True)
     @click.option("--max-reads", type=int, default=24, show_default=True)
     @click.option("--no-direct", is_flag=True, help="Never answer directly from one page.")
     @click.argument("question", nargs=-1, required=True)
@@ -131,12 +141,15 @@ def register(main: click.Group) -> None:
         kb_name: str,
         as_json: bool,
         llm: str,
+        strategy: str,
+        max_llm_calls: int,
         max_reads: int,
         no_direct: bool,
         question: tuple[str, ...],
     ) -> None:
-        """Answer QUESTION with citations: directly from a compiled page when safe, else with
-        the LLM agent (wiki_search / wiki_read tools) or, offline, from nav's evidence.
+        """Answer QUESTION with citations: directly from a compiled page when safe (with a
+        model, it breaks a tie between name and search), else with the model's answer over
+        nav's evidence (or its agent loop, --strategy agent) or, offline, from nav's evidence.
 
         Example: wikikv ask --kb demo "Where was Lu Xun born?"
         """
@@ -153,8 +166,13 @@ def register(main: click.Group) -> None:
                 kb,
                 " ".join(question),
                 provider,
-                Budget(ms=500.0, max_reads=max_reads),
+                Budget(
+                    ms=500.0 if provider is None else 60_000.0,
+                    max_reads=max_reads,
+                    max_llm_calls=max_llm_calls,
+                ),
                 allow_direct=not no_direct,
+                strategy=strategy,
             )
         finally:
             if provider is not None:
