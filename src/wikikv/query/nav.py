@@ -15,6 +15,10 @@ answer. The plan:
    query, expand one level along its wikilinks and cited sources — how multi-hop questions are
    answered.
 
+Chinese questions are answered documents first (:meth:`_Nav.documents`): a search over the
+documents' full texts and the documents that the entity pages the question names cite most are
+fused into one ranking (:mod:`wikikv.query.evidence`), and the budget goes to those documents.
+
 The budget is checked before every read, search or LLM call; a count budget is never overrun by
 more than the single step in flight. The clock of a fresh budget starts once the analyzers the
 query needs are ready (the Chinese dictionary is mapped on first use), so start-up is not spent
@@ -30,8 +34,9 @@ from dataclasses import dataclass, field
 from wikikv.evolve.stats import query_scope
 from wikikv.llm.types import Provider, Usage
 from wikikv.query.budget import Budget
+from wikikv.query.evidence import by_citations, cited_counts, fuse, specificity
+from wikikv.search import SearchHit, tokenize
 from wikikv.search import search as search_pages
-from wikikv.search import tokenize
 from wikikv.search.tokenize import analyzers_ready, fold, has_cjk, present_terms
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, segments, unescape_segment
@@ -61,8 +66,9 @@ _FRAME_TERMS = frozenset(
     "list name names all enumerate every give show tell me which what wiki kb corpus here "
     "知识库 维基 所有 全部 都 列出 列举 哪些 有 有哪些".split()
 )
-# On a Chinese question, an entity page citing more sources than this lists only those the
-# search found.
+# Chinese questions (documents first): how many documents the search over full texts proposes
+# (and the fused ranking keeps), and among how many of the best an entity page lists its sources.
+DOC_CANDIDATES = 12
 FEW_SOURCES = 3
 
 NeedsDeeper = Callable[[str, FileRecord], bool]
@@ -120,10 +126,14 @@ def level_of(path: str, rec: object) -> str:
 
 
 def search_text(query: str) -> str:
-    """The text nav searches for: an enumeration question without its frame words."""
-    if classify(query) != "enumeration" or not _ENUM_ZH.search(query):
+    """The text nav searches for: a Chinese question without its asking words, an enumeration
+    also without its frame words."""
+    if not has_cjk(query):
         return query
-    stripped = _FRAME_ZH.sub(" ", query).strip()
+    stripped = query
+    if classify(query) == "enumeration" and _ENUM_ZH.search(query):
+        stripped = _FRAME_ZH.sub(" ", stripped)
+    stripped = stripped.strip()
     return stripped if tokenize(stripped) else query
 
 
@@ -174,15 +184,12 @@ def rank_sources(
     sources: list[str],
     qterms: set[str],
     found: dict[str, int],
-    evidence_only: bool = False,
 ) -> list[str]:
     """An entity page's sources, most relevant first: sources that the search itself ranked come
     first (by rank), then by how many query terms the key facts citing them share; ties keep
     citation order. (Citation order alone lets a hub page fill the top with unrelated sources.)
-
-    With ``evidence_only`` (Chinese questions), a page citing more than :data:`FEW_SOURCES` keeps
-    only the sources the search found. On the English multi-hop sets this filter costs recall@5
-    (a bridge page's unfound sources are the second hop), so it stays off there."""
+    Every source is kept: on the English multi-hop sets a bridge page's unfound sources are the
+    second hop."""
     notes: dict[str, str] = {}
     facts: list[str] = []
     for line in text.splitlines():
@@ -203,10 +210,7 @@ def rank_sources(
         if rank is not None:
             score[src] = score.get(src, 0.0) + 100.0 - rank
     pos = {s: i for i, s in enumerate(sources)}
-    ranked = sorted(sources, key=lambda s: (-score.get(s, 0.0), pos[s]))
-    if evidence_only and len(ranked) > FEW_SOURCES:
-        ranked = [s for s in ranked if _doc_of(s) in found]
-    return ranked
+    return sorted(sources, key=lambda s: (-score.get(s, 0.0), pos[s]))
 
 
 def _doc_of(source: str) -> str:
@@ -246,7 +250,7 @@ class _Nav:
         self.search_query = search_text(query)
         self.qterms = set(tokenize(self.search_query))
         self.folded_query = fold(query)
-        # Chinese questions ask for evidence, not hubs: see lookup() and rank_sources().
+        # Chinese questions are answered documents first: see documents().
         self.strict = has_cjk(query)
         self.found_sources: dict[str, int] = {}  # doc id -> rank among the search's source hits
 
@@ -260,10 +264,10 @@ class _Nav:
     ) -> NavResult:
         self.seen.add(rec.path)
         sources = list(rec.meta.sources) if isinstance(rec, FileRecord) else []
-        if level == "entity" and isinstance(rec, FileRecord) and len(sources) > 1:
-            sources = rank_sources(
-                rec.text, sources, self.qterms, self.found_sources, evidence_only=self.strict
-            )
+        if level == "entity" and isinstance(rec, FileRecord) and self.strict:
+            sources = ranked_evidence(sources, self.found_sources)
+        elif level == "entity" and isinstance(rec, FileRecord) and len(sources) > 1:
+            sources = rank_sources(rec.text, sources, self.qterms, self.found_sources)
 
         return NavResult(
             level,
@@ -302,6 +306,8 @@ class _Nav:
         yield self.emit("index", root, 1.0, "root overview", self.dimension_text(root))
         if classify(self.query) == "enumeration":
             yield from self.enumerate(root)
+        elif self.strict:
+            yield from self.documents()
         else:
             yield from self.lookup()
 
@@ -310,6 +316,9 @@ class _Nav:
         """Evidence, as for any question but with more candidates — unless the question asks for
         a directory itself, which is then listed with its pages."""
         target = self.listing_target(root)
+        if target is None and self.strict:
+            yield from self.documents()
+            return
         if target is None:
             yield from self.lookup(self.candidates * 2, expand=False)
             return
@@ -344,10 +353,7 @@ class _Nav:
         if not self.budget.allows(reads=1):
             return
         self.budget.charge(reads=1)  # Phase 1: one search call
-        want = candidates or self.candidates
-        if self.strict:  # see the note on Chinese questions in lookup()
-            want, expand = max(want, 2 * self.candidates), False
-        hits = search_pages(self.kb, self.search_query, limit=want)
+        hits = search_pages(self.kb, self.search_query, limit=candidates or self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         source_hits = [h for h in hits if h.path.startswith(SOURCES)]
         # A document's rank is its article's (the full text), else its digest's: ranking by whole
@@ -355,32 +361,10 @@ class _Nav:
         by_text = sorted(source_hits, key=lambda h: not h.path.startswith(ARTICLES))
         for h in by_text:
             self.found_sources.setdefault(h.path.rsplit("/", 1)[-1], len(self.found_sources))
-        # Dimension summaries of the regions the candidates fall in.
-        dims: list[str] = []
-        for h in entity_hits:
-            d = _dimension_of(h.path)
-            if d and d not in dims:
-                dims.append(d)
-        for d in dims[:2]:
-            rec = self.read(d)
-            if isinstance(rec, DirRecord):
-                yield self.emit(
-                    "dimension", rec, 0.0, "region of the candidates", self.dimension_text(rec)
-                )
+        yield from self.regions(entity_hits)
         # Phase 2a: entity pages, expanding one level along wikilinks when a page falls short.
-        # Chinese questions (measured on evals/luxun/questions.yaml): a page the search ranks
-        # below the best source, and that the question does not name, is left out — such pages
-        # match on character bigrams of the question (the fallback for unknown words) — and the
-        # hubs a question names in passing (鲁迅, 中国) list only the sources the search found;
-        # the search takes twice the candidates and links are not followed, since linked hubs
-        # push the sources that hold the question's terms out of the top. On the English
-        # multi-hop sets these rules cost recall (a bridge page's unfound sources are the second
-        # hop), so they are for Chinese questions only.
-        floor = source_hits[0].score if source_hits and self.strict else float("-inf")
         queue: list[tuple[str, float, str]] = [
-            (h.path, h.score, "search: " + "; ".join(h.why))
-            for h in entity_hits
-            if h.score >= floor or self.names(h.title)
+            (h.path, h.score, "search: " + "; ".join(h.why)) for h in entity_hits
         ]
         cited: list[str] = []
         i = 0
@@ -431,6 +415,87 @@ class _Nav:
             self.budget.charge(llm_calls=cost)
         return self.needs_deeper(self.query, rec)
 
+    # ------------------------------------------------- documents first (Chinese questions)
+    def documents(self) -> Iterator[NavResult]:
+        """Evidence first: which source documents answer the question, from two rankings fused
+        (:mod:`wikikv.query.evidence`) — the search over the documents' full texts, and the
+        documents that the entity pages the question names cite most — then those pages, each
+        listing the fused documents it cites, then the documents' texts in fused order.
+
+        Measured on evals/luxun/questions.yaml: the hubs a Chinese question names in passing
+        (鲁迅, 中国) cite nearly every document, so a page's ranking weighs by its specificity;
+        a page the search ranks below the best document and that the question does not name
+        matched on character bigrams of the question (the fallback for unknown words) and is
+        left out; links are not followed (linked hubs push out the documents holding the
+        question's terms)."""
+        if not self.budget.allows(reads=1):
+            return
+        self.budget.charge(reads=1)  # Phase 1a: the documents' full texts
+        doc_hits = search_pages(
+            self.kb, self.search_query, limit=DOC_CANDIDATES, kinds=("article",)
+        )
+        if not self.budget.allows(reads=1):
+            return
+        self.budget.charge(reads=1)  # Phase 1b: the wiki's pages
+        hits = search_pages(self.kb, self.search_query, limit=2 * self.candidates)
+        entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
+        floor = doc_hits[0].score if doc_hits else float("-inf")
+        chosen = [h for h in entity_hits if h.score >= floor or self.names(h.title)]
+        yield from self.regions(chosen)
+        pages: list[tuple[FileRecord, float, str]] = []
+        for h in chosen:
+            rec = self.read(h.path)
+            if rec is None and not self.budget.allows(reads=1):
+                break
+            if isinstance(rec, FileRecord):
+                pages.append((rec, h.score, "search: " + "; ".join(h.why)))
+        text_rank = {_doc_of(h.path): i for i, h in enumerate(doc_hits)}
+        rankings: list[tuple[float, list[str]]] = [(1.0, list(text_rank))]
+        named = [rec for rec, _, _ in pages if self.names(_title(rec), *rec.meta.aliases)]
+        documents = self.document_count() if named else 0
+        for rec in named:
+            counts = {_doc_of(s): n for s, n in cited_counts(rec.text).items()}
+            weight = specificity(max(len(counts), len(rec.meta.sources)), documents)
+            if counts and weight > 0:
+                rankings.append((weight, by_citations(counts, text_rank)))
+        fused = fuse(rankings)[:DOC_CANDIDATES]
+        self.found_sources = {doc: i for i, doc in enumerate(fused)}
+        for rec, score, reason in pages:
+            yield self.emit("entity", rec, score, reason)
+        # Phase 2: the documents' texts, in fused order.
+        for doc in fused:
+            path = ARTICLES + doc
+            if path in self.seen:
+                continue
+            rec = self.read(path)
+            if rec is None:
+                if not self.budget.allows(reads=1):
+                    return
+                continue
+            if isinstance(rec, FileRecord):
+                yield self.emit("article", rec, 0.0, "source")
+
+    def regions(self, hits: list[SearchHit]) -> Iterator[NavResult]:
+        """Dimension summaries of the regions the candidate pages fall in (at most two)."""
+        dims: list[str] = []
+        for h in hits:
+            d = _dimension_of(h.path)
+            if d and d not in dims:
+                dims.append(d)
+        for d in dims[:2]:
+            rec = self.read(d)
+            if isinstance(rec, DirRecord):
+                yield self.emit(
+                    "dimension", rec, 0.0, "region of the candidates", self.dimension_text(rec)
+                )
+
+    def document_count(self) -> int:
+        """How many source documents the kb holds (one budgeted read of their directory)."""
+        rec = self.read(ARTICLES.rstrip("/"))
+        if not isinstance(rec, DirRecord):
+            return 0
+        return max(rec.meta.entry_count, len(rec.files))
+
     def rank_links(self, rec: FileRecord) -> list[str]:
         """Wikilinked pages, those whose names share terms with the query first."""
         links = [p for p in rec.meta.links if p not in self.seen]
@@ -439,6 +504,17 @@ class _Nav:
             return len(self.qterms & set(tokenize(unescape_segment(p.rsplit("/", 1)[-1]))))
 
         return sorted(links, key=lambda p: -overlap(p))
+
+
+def ranked_evidence(sources: list[str], found: dict[str, int]) -> list[str]:
+    """A page's sources on a Chinese question: those among the :data:`FEW_SOURCES` best
+    documents of the fused ranking, in its order (all of them when nothing was ranked). The page
+    itself cites the rest; listing them would put documents the question is not about ahead of
+    better-ranked ones a page does not cite."""
+    if not found:
+        return sources
+    best = {doc: rank for doc, rank in found.items() if rank < FEW_SOURCES}
+    return sorted((s for s in sources if _doc_of(s) in best), key=lambda s: best[_doc_of(s)])
 
 
 def _article_path(source: str) -> str:
