@@ -46,6 +46,7 @@ from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, desired_nodes
 from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
+from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
 from wikikv.llm.base import CompileProvider, DocInput
@@ -128,6 +129,8 @@ class CompileReport:
     evolved: int = 0  # evolution operators committed after this sync (evolve_every)
     # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
     grounding: dict[str, Any] = field(default_factory=dict)
+    # section and corpus summaries written by this job, with their synthesized shares
+    summaries: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -562,6 +565,7 @@ class Compiler:
             only,
             pages.sigs,
         )
+        report.summaries = add_summaries(want, schema, self.provider).to_dict()
         todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]
         stale = [p for p in pages.sigs if p not in want.sigs]
         todo_files = [p for p in todo if p not in want.dirs]

@@ -320,6 +320,20 @@ class LLMCompileProvider(ExtractiveProvider):
         cited = list(dict.fromkeys(c.path for c in checked.citations))
         return Answer(text=checked.text, citations=cited if checked.text else [])
 
+    def section_summary(self, section: str, pages: Sequence[tuple[str, str]]) -> str:
+        """A section's summary from its pages' (path, summary) pairs (the ``section`` role)."""
+        text, usage = query_roles.section_summary(self.llm, section, pages)
+        self._add_usage(usage, "section")
+        return text
+
+    def corpus_summary(
+        self, pages: Sequence[tuple[str, str]]
+    ) -> tuple[list[tuple[str, list[str]]], int]:
+        """The corpus summary's claims, each citing given pages, and how many were dropped."""
+        claims, dropped, usage = query_roles.corpus_summary(self.llm, pages)
+        self._add_usage(usage, "corpus")
+        return claims, dropped
+
     def __getstate__(self) -> dict[str, Any]:
         raise TypeError("an LLM provider holds HTTP clients and locks: use threads, not processes")
 

@@ -228,6 +228,27 @@ TIE_BREAK_SCHEMA = _obj(
     }
 )
 
+SECTION_SCHEMA = _obj(
+    {
+        "summary": _str(600, 1, "two or three sentences built from the pages' summaries"),
+        "sources": _arr(_str(600, 1), 20),
+    }
+)
+
+CORPUS_SCHEMA = _obj(
+    {
+        "claims": _arr(
+            _obj(
+                {
+                    "text": _str(300, 1, "one sentence about the corpus"),
+                    "sources": _arr(_str(600, 1), 5, 1),
+                }
+            ),
+            12,
+        )
+    }
+)
+
 VERIFY_FACT_SCHEMA = _obj(
     {
         "supported": {"type": "boolean"},
@@ -385,6 +406,33 @@ ROLES: dict[str, RolePrompt] = {
         ),
         schema=TIE_BREAK_SCHEMA,
         max_output_tokens=200,
+    ),
+    "section": RolePrompt(
+        role="section",
+        version="1",
+        system=_CURATOR,
+        instructions=(
+            "The context block 'section' names a section (directory) of the wiki; the "
+            "documents are the one-line summaries of its main pages. Write the section's "
+            "summary in two or three sentences made of those summaries' own words: reuse "
+            "their phrases, add only the few words that join them, and state nothing they do "
+            "not. List the ids of the pages you used as sources."
+        ),
+        schema=SECTION_SCHEMA,
+        max_output_tokens=400,
+    ),
+    "corpus": RolePrompt(
+        role="corpus",
+        version="1",
+        system=_CURATOR,
+        instructions=(
+            "The documents are the summaries of the main pages of the wiki, one per section. "
+            "Write the summary of the whole corpus as a few claims, one sentence each, and "
+            "cite for every claim the ids of the pages that support it. A claim no page "
+            "supports is not allowed."
+        ),
+        schema=CORPUS_SCHEMA,
+        max_output_tokens=800,
     ),
     "answer": RolePrompt(
         role="answer",

@@ -83,3 +83,34 @@ def tie_break(
     value, usage = llm.complete_json(dataclasses.replace(request, schema=schema))
     choice = value["choice"]
     return (choice if choice in paths else None), usage
+
+
+def section_summary(
+    llm: Provider, section: str, pages: Sequence[tuple[str, str]]
+) -> tuple[str, Usage]:
+    """The ``section`` role: a section summary from its pages' (path, summary) pairs."""
+    request = build_request(
+        "section", [t for _, t in pages], [p for p, _ in pages], context={"section": section}
+    )
+    value, usage = llm.complete_json(request)
+    return " ".join(str(value["summary"]).split()), usage
+
+
+def corpus_summary(
+    llm: Provider, pages: Sequence[tuple[str, str]]
+) -> tuple[list[tuple[str, list[str]]], int, Usage]:
+    """The ``corpus`` role: claims, each with the pages it cites. A claim citing a page that was
+    not given, or none, is dropped (the count is returned)."""
+    paths = [p for p, _ in pages]
+    request = build_request("corpus", [t for _, t in pages], paths)
+    value, usage = llm.complete_json(request)
+    claims: list[tuple[str, list[str]]] = []
+    dropped = 0
+    for claim in value["claims"]:
+        cited = list(dict.fromkeys(claim["sources"]))
+        text = " ".join(str(claim["text"]).split())
+        if not text or not cited or any(c not in paths for c in cited):
+            dropped += 1
+            continue
+        claims.append((text, cited))
+    return claims, dropped, usage

@@ -25,6 +25,8 @@ from wikikv.store.records import DirRecord, FileRecord, NodeRecord
 WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]+))?\]\]")
 MAX_READ_PATHS = 100
 MAX_DRILL_NODES = 5000
+ARTICLES_DIR = "/sources/articles/"
+DIGESTS_DIR = "/sources/digests/"
 MAX_DRILL_LEVELS = 8
 OVERVIEW_CHARS = 280
 
@@ -200,13 +202,49 @@ def drill_down(kb: KnowledgeBase, path: str = ROOT, levels: int = 1) -> JSON:
         if truncated:
             break
         frontier = nxt
-    nodes.sort(key=lambda n: (n["path"].split("/"), n["level"]))
+    if isinstance(root, FileRecord):  # a page drills down to its digests, then its articles
+        nodes += _drill_sources(kb, root, levels)
+        truncated = len(nodes) > MAX_DRILL_NODES
+    else:
+        nodes.sort(key=lambda n: (n["path"].split("/"), n["level"]))
     return {
         "path": root.path,
         "levels": levels,
         "nodes": nodes[:MAX_DRILL_NODES],
         "truncated": truncated,
     }
+
+
+def _drill_sources(kb: KnowledgeBase, page: FileRecord, levels: int) -> list[JSON]:
+    """Below a page (ADR-029 tiers): the digests of the articles it cites, then the articles.
+    A digest's own sources are its article; an article has nothing below it."""
+    out: list[JSON] = []
+    seen = {page.path}
+    frontier = [page]
+    for level in range(1, levels + 1):
+        below: list[str] = []
+        for rec in frontier:
+            for src in rec.meta.sources:
+                step = src
+                if rec.meta.kind != "digest" and src.startswith(ARTICLES_DIR):
+                    step = DIGESTS_DIR + src[len(ARTICLES_DIR) :]
+                if step not in seen:
+                    seen.add(step)
+                    below.append(step)
+        got = dict(zip(below, kb.get_many(below), strict=True))
+        records: list[FileRecord] = []
+        for path in below:
+            found = got[path]
+            if found is None and path.startswith(DIGESTS_DIR):  # no digest tier: the article
+                found = kb.get(ARTICLES_DIR + path[len(DIGESTS_DIR) :])
+            if isinstance(found, FileRecord):
+                records.append(found)
+        for rec in records:
+            out.append(_node(rec.path, level, rec))
+        frontier = records
+        if not frontier or len(out) >= MAX_DRILL_NODES:
+            break
+    return out
 
 
 def _name(path: str) -> str:
