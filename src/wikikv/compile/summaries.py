@@ -161,8 +161,7 @@ def _corpus(
     zh = schema.language == "zh"
     # pages a document is about say what the corpus holds; mentioned-only ones come last
     main = [
-        (d, sorted(_rank(under.get(d, [])), key=lambda e: not e.about)[:CORPUS_PAGES])
-        for d in dims
+        (d, sorted(_rank(under.get(d, [])), key=lambda e: not e.about)[:CORPUS_PAGES]) for d in dims
     ]
     offered = [
         (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang)}")
