@@ -165,19 +165,22 @@ def test_writer_after_edits_equals_a_fresh_index(make_kb: Callable[[str], Knowle
 
 def test_leftover_postings_of_an_interrupted_write_are_replaced(kb: KnowledgeBase) -> None:
     """Blocks written by an attempt whose doc entries never landed hold postings of docs the
-    index does not know yet; the next write must not duplicate them."""
+    index does not know yet (listed under the attempt's in-flight marker); the next write must
+    not duplicate them, and drops the marker."""
     index_all(kb)
     rec = kb.put("/misc/new", "zanzibar zanzibar", FileMeta(title="Zanzibar"))
     doc = an.analyze(rec)
     ik = IndexKeys(kb.name)
     key = ik.posting("zanzibar", an.bucket_of(doc.ref))
     stale = an.pack(doc.ref, [0, 0, 0, 0, 7], doc.entry.lens)
-    kb.backend.batch([Put(key, stale)])
+    marker = ik.in_flight(b"attempt1")
+    kb.backend.batch([Put(key, stale), Put(marker, doc.ref)])
     with IndexWriter(kb) as writer:
         writer.add(rec)
     item = kb.backend.get(key)
     assert item is not None
     assert item.value == an.pack(doc.ref, doc.tfs["zanzibar"], doc.entry.lens)
+    assert kb.backend.get(marker) is None
 
 
 def test_a_conflicting_flush_retries_without_analysing_again(

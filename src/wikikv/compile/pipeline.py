@@ -58,13 +58,14 @@ from wikikv.store.paths import basename
 from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
 
 ProgressFn = Callable[[str, int, int], None]
-# Pages between two saves of the signature map (what a resumed job can skip). With the search
-# index on, each save must flush the index first, and a flush rewrites every posting block
-# touched since the last one: for a corpus whose pages share many terms, frequent flushes cost
-# more than the pages (2wiki-6k: 76 s with a flush every 4,000 pages, 29 s with one). So with
-# the index the map is saved rarely; a job killed in between re-renders those pages on resume.
-INDEXED_SAVE_EVERY = 50_000
+# Pages between two saves of the signature map (what a resumed job can skip).
 SAVE_EVERY = 4000
+# With the search index on, a save must flush the index first: the pages waiting for it are held
+# in memory and analysed at the flush, so the index is flushed (and the state saved) once this
+# much text waits, in both phases. Memory stays bounded whatever the corpus; each flush rewrites
+# the posting blocks it touches (appending to them: see wikikv.search.index), so fewer, larger
+# flushes are cheaper — 16 MiB keeps the 2Wiki 6k build to one or two per phase.
+INDEX_FLUSH_CHARS = 16 << 20
 
 
 @contextmanager
@@ -473,6 +474,7 @@ class Compiler:
         # Articles are searchable too: nav answers "which texts mention X" from their full text
         # (digests alone hold a few sentences per document).
         indexer = _indexer(self.kb) if self.options.index else None
+        unsaved: list[DocAnalysis] = []  # analysed, written, not yet recorded as done
         for i in range(0, len(todo), step):
             chunk = todo[i : i + step]
             use_existing = getattr(self.provider, "use_existing", None)
@@ -492,16 +494,22 @@ class Compiler:
                 pages.sigs[path] = "a:" + a.fingerprint
                 out[doc.id] = a
             writer.flush()
-            if indexer is not None:
-                indexer.flush()
+            unsaved += analyses
             done += len(chunk)
-            progress.docs_done = done
-            progress.updated_at = now()
-            state.write(
-                self.kb,
-                state.doc_ops(self.kb, analyses)
-                + [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)],
-            )
+            last = done == len(todo)
+            # A document is recorded as done only once its article is searchable: a job killed
+            # before the index flush analyses the unrecorded ones again on resume.
+            if indexer is None or last or indexer.pending_chars >= INDEX_FLUSH_CHARS:
+                if indexer is not None:
+                    indexer.flush()
+                progress.docs_done = done
+                progress.updated_at = now()
+                state.write(
+                    self.kb,
+                    state.doc_ops(self.kb, unsaved)
+                    + [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)],
+                )
+                unsaved = []
             self.progress("analyse", done, len(todo))
         return out
 
@@ -597,7 +605,11 @@ class Compiler:
             n += 1
             if indexer is not None:
                 indexer.add_path(path, text, meta)
-            if n % (SAVE_EVERY if indexer is None else INDEXED_SAVE_EVERY) == 0:
+            if (
+                n % SAVE_EVERY == 0
+                if indexer is None
+                else indexer.pending_chars >= INDEX_FLUSH_CHARS
+            ):
                 self._save(writer, pages, progress, n, indexer)
                 self.progress("render", n, len(todo) + len(stale))
         writer.flush()
@@ -736,18 +748,22 @@ class _Indexer:
     def __init__(self, kb: KnowledgeBase, writer: Any) -> None:
         self.kb = kb
         self.writer = writer
+        self.pending_chars = 0  # text waiting for the next flush
 
     def add_path(self, path: str, text: str, meta: FileMeta) -> None:
         self.writer.add(FileRecord(name=basename(path), path=path, text=text, meta=meta))
+        self.pending_chars += len(text) + len(meta.summary)
 
     def add_dir(self, path: str, text: str) -> None:
         self.writer.add(DirRecord(name=basename(path), path=path, text=text))
+        self.pending_chars += len(text)
 
     def remove(self, path: str) -> None:
         self.writer.remove(path)
 
     def flush(self) -> None:
         self.writer.flush()
+        self.pending_chars = 0
 
 
 def _indexer(kb: KnowledgeBase) -> _Indexer | None:

@@ -10,6 +10,7 @@ reader in another process sees it as soon as the writer commits. Layout (``I`` =
 ``I p`` + term + NUL + bucket (1 byte)     postings of ``term`` for the docs of one bucket
 ``I v`` + variant + NUL + word             typo neighbourhood of the name/alias vocabulary
 ``I j`` + jieba version + NUL + CJK run     the run's jieba words (a segmentation memo)
+``I w`` + random token (8 bytes)           docs a write in progress adds (see below)
 =========================================  ==============================================
 
 A doc ref is the 8-byte BLAKE2b of the page path; its top bits choose one of ``BUCKETS`` posting
@@ -27,6 +28,14 @@ seen before. A writer first looks its runs up there and loads jieba only for a m
 that meet at most ``MEMO_FLUSH_MAX`` distinct runs store them (a Chinese build would add hundreds
 of thousands of keys, and any new Chinese text needs jieba anyway). ``search()`` never reads it.
 
+A write that adds documents never indexed before records their refs under ``I w`` in its first
+batch and deletes that key with the doc entries, in its last. A block rewrite drops the postings
+of the docs it re-indexes or removes; the postings of a new doc can only be in a block already if
+a write that added it was interrupted, and then its ref is under ``I w``. So a merge filters a
+block only for re-indexed docs and for the new docs listed there: a bulk build that flushes the
+index every few megabytes appends to its blocks without scanning them posting by posting (that
+scan made frequent flushes cost more than the pages).
+
 The vocabulary neighbourhood (``I v``) of a word is deleted by the write that removes the word's
 last posting (its block empties and no other bucket holds one). Candidates are still verified
 against the postings at query time, so an entry a concurrent writer left stale costs one empty
@@ -36,6 +45,7 @@ lookup, nothing more.
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -204,9 +214,11 @@ def _merge(
     removed: dict[bytes, DocEntry],
     added: Sequence[Analyzed],
     fresh: dict[bytes, list[bytes]],
+    flying: set[bytes],
 ) -> list[Op]:
     """Block writes for an index that has content: read every touched block once, drop the
-    postings of re-indexed and removed docs, append the new ones."""
+    postings of re-indexed and removed docs (and of added docs in ``flying``), append the new
+    ones."""
     touched = set(fresh)
     term_of: dict[bytes, str] = {}  # the blocks of removed postings, and their terms
     for ref, entry in removed.items():
@@ -218,13 +230,19 @@ def _merge(
     items: list[Item | None] = []
     for i in range(0, len(keys), BATCH_OPS):
         items.extend(backend.get_many(keys[i : i + BATCH_OPS]))
-    # Every posting of a re-indexed or removed doc goes, whatever its term: the doc's postings
-    # left by an earlier interrupted attempt included.
-    gone = set(removed).union(d.ref for d in added)
+    # Every posting of a re-indexed or removed doc goes, whatever its term: the postings an
+    # interrupted write left of a doc it added (listed under ``I w``) included.
+    gone = set(removed).union(d.ref for d in added if d.ref in flying)
+    by_bucket: dict[bytes, set[bytes]] = {}
+    for ref in gone:
+        by_bucket.setdefault(_BUCKET_BYTE[bucket_of(ref)], set()).add(ref)
     ops: list[Op] = []
     emptied: set[bytes] = set()
     for key, item in zip(keys, items, strict=True):
-        value = without(item.value, gone) if item is not None else b""
+        value = b""
+        if item is not None:
+            here = by_bucket.get(key[-1:])  # a block key ends with its bucket byte
+            value = without(item.value, here) if here else item.value
         new = fresh.get(key)
         if new is not None:
             value += b"".join(new)
@@ -234,6 +252,16 @@ def _merge(
             ops.append(Delete(key, item.version))
             emptied.add(key)
     return ops + _vocabulary_gone(backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied)
+
+
+def _in_flight(backend: Backend, ik: IndexKeys) -> dict[bytes, set[bytes]]:
+    """Marker key → the refs of the docs that a write in progress, or interrupted, adds."""
+    start, end = ik.in_flight_range()
+    out: dict[bytes, set[bytes]] = {}
+    for key, item in backend.scan(start, end):
+        v = item.value
+        out[key] = {v[i : i + 8] for i in range(0, len(v), 8)}
+    return out
 
 
 def _vocabulary_gone(
@@ -287,6 +315,7 @@ def _apply(
                 p = prefixes[term] = ik.term_prefix(term)
             fresh[p + bb] = postings
     ops: list[Op]
+    markers: dict[bytes, set[bytes]] = {}
     if not removed and _index_empty(backend, ik):
         # A first build: every block is new, so nothing is read back and nothing filtered (the
         # writes still expect ABSENT, so a concurrent writer is caught). Put is a NamedTuple;
@@ -294,18 +323,25 @@ def _apply(
         new_tuple = tuple.__new__
         ops = [new_tuple(Put, (key, b"".join(fresh[key]), ABSENT)) for key in sorted(fresh)]
     else:
-        ops = _merge(backend, ik, removed, added, fresh)
+        markers = _in_flight(backend, ik)
+        flying = set().union(*markers.values())
+        ops = _merge(backend, ik, removed, added, fresh, flying)
     words: set[str] = set()  # names repeat across pages: each word's neighbourhood once
     for doc in added:
         words.update(doc.vocab)
     variants = {ik.variant(v, w) for w in words for v in deletes(w)}
     ops.extend(Put(key, b"") for key in sorted(variants))
     ops.extend(extra)
+    added_refs = {d.ref for d in added}
+    new_refs = sorted(added_refs.difference(removed))
+    marker = ik.in_flight(os.urandom(8)) if new_refs else None
+    if marker is not None:
+        # In the first batch, so a block can hold a new doc's postings only while it is listed.
+        ops.insert(0, Put(marker, b"".join(new_refs)))
     # Doc entries and the stats key are written last, together: a page whose entry is stored is
     # fully indexed (a retry after a conflict in an earlier chunk redoes the blocks, and
     # index_page's unchanged-page check cannot skip a half-written page), and a reader that sees
     # the new generation sees every block.
-    added_refs = {d.ref for d in added}
     final: list[Op] = [
         Delete(ik.doc(ref), old_versions.get(ref, ANY)) for ref in removed if ref not in added_refs
     ]
@@ -325,6 +361,10 @@ def _apply(
     stats.gen = new_generation()
     stats.writes += 1
     final.append(Put(ik.stats, _enc.encode(stats), version))
+    if marker is not None:
+        final.append(Delete(marker))
+    # An interrupted write's marker goes once a write has re-added (and so cleaned) all its docs.
+    final.extend(Delete(key) for key, refs in markers.items() if refs <= added_refs)
     _commit(kb, ops)
     if len(final) <= BATCH_OPS:
         kb._commit(final)
