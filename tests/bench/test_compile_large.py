@@ -1,0 +1,67 @@
+"""The large-corpus compile benchmark: renamed copies form new worlds, and a small run reports
+every measure of every size."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from wikikv.bench.bigcorpus import copy_tag, extra_document, renamed, write_corpus
+from wikikv.bench.compile_large import run_large
+
+RECORDS = [
+    {"id": "a", "title": "Lothair II", "text": "Lothair II was a king. He married Teutberga."},
+    {"id": "b", "title": "Teutberga", "text": "Teutberga was a queen of Lotharingia, an American."},
+    {"id": "c", "title": "Hucbert", "text": "Hucbert was the brother of Teutberga."},
+]
+
+
+def _write(path: Path) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    return path
+
+
+def test_copy_tags_are_distinct() -> None:
+    tags = [copy_tag(k) for k in range(200)]
+    assert tags[0] == ""
+    assert tags[1] == "b"
+    assert len(set(tags)) == 200
+
+
+def test_a_copy_renames_title_words_in_titles_and_texts_alike() -> None:
+    copy = list(renamed(RECORDS, 2))
+    assert [r["id"] for r in copy] == ["c02-a", "c02-b", "c02-c"]
+    assert copy[0]["title"] == "Lothairc II"
+    assert copy[0]["text"] == "Lothairc II was a king. He married Teutbergac."
+    # A word that names no title stays shared between the copies.
+    assert "an American." in copy[1]["text"]
+    assert list(renamed(RECORDS, 0)) == RECORDS
+
+
+def test_write_corpus_counts_its_text(tmp_path: Path) -> None:
+    source = _write(tmp_path / "src.jsonl")
+    size = write_corpus(source, 3, tmp_path / "big.jsonl")
+    lines = (tmp_path / "big.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 9
+    assert size == sum(
+        len(r["title"].encode()) + len(r["text"].encode()) for r in map(json.loads, lines)
+    )
+    extra = extra_document(source, 3)
+    assert extra["id"] == "c03-a"
+    assert extra["id"] not in {json.loads(x)["id"] for x in lines}
+
+
+def test_run_large_reports_each_size(tmp_path: Path) -> None:
+    source = _write(tmp_path / "src.jsonl")
+    result = run_large(source, [2, 1], index=True)
+    rows = result["sizes"]
+    assert [r["copies"] for r in rows] == [1, 2]
+    for row in rows:
+        assert "error" not in row, row
+        assert row["documents"] == 3 * row["copies"]
+        assert row["peak_rss_mb"] > 0
+        assert row["peak_anon_mb"] > 0
+        assert row["incremental_added"] == 1
+        assert row["incremental_add_s"] > 0
+        assert row["mb_per_s"] > 0
+    assert rows[1]["entities"] > rows[0]["entities"]  # the second copy is a new world
