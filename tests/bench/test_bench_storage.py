@@ -141,3 +141,17 @@ def test_scale_mode_small(tmp_path: Path) -> None:
     assert (big["listed"], big["duplicates"], big["missing"], big["extra"]) == (2_500, 0, 0, 0)
     assert big["entries_per_page_max"] <= big["entries_per_page_bound"]
     assert list(tmp_path.iterdir()) == []  # the stores are removed afterwards
+
+
+def test_bulk_options_load_the_same_wiki_and_report_rates() -> None:
+    from wikikv.bench.bulkload import OPTIONS, run_options
+
+    result = run_options([2000], ["chosen", "hashed", "writemap"])
+    rows = result["2000"]
+    assert [r["option"] for r in rows] == ["chosen", "hashed", "writemap"]
+    assert set(OPTIONS) >= {r["option"] for r in rows}
+    for row in rows:
+        assert "error" not in row, row
+        assert row["records"] == rows[0]["records"]
+        assert row["missing_of_last_1000"] == 0
+        assert row["records_per_s"] > 0

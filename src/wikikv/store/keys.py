@@ -4,7 +4,8 @@ Every key of a kb starts with ``<kb>\\x00`` (the shard prefix, see backends/base
 naming its keyspace:
 
 ====  ==================================================================================
-N     node records: 16-byte BLAKE2b of the normalized path (fixed width, any path length)
+N     node records: 8-byte BLAKE2b of the parent's path + 8-byte BLAKE2b of the path (fixed
+      width, any path length; a directory's children are neighbours in key order — format 2)
 D     continuation pages of a large directory: node hash + 4-byte page number
 P     ordered path index: the path's UTF-8 (cut at 400 bytes + hash when longer) → path
 A     ordered name index: case-folded page name or alias + NUL + path hash → (name, path)
@@ -60,8 +61,23 @@ def path_hash(path: str, size: int = 16) -> bytes:
 
 @functools.lru_cache(maxsize=65536)
 def _node_hash(path: str) -> bytes:
-    """The 16-byte node hash, memoized: hot paths are looked up again and again (saves the
-    BLAKE2b call, about 0.8 us of a 7 us get)."""
+    """The 16-byte node key suffix, memoized: hot paths are looked up again and again (saves the
+    BLAKE2b calls, about 0.8 us of a 7 us get).
+
+    The parent's hash comes first, so the children of a directory are neighbours in key order:
+    a bulk load writing a directory's pages fills a few adjacent B-tree leaves instead of
+    dirtying one random leaf per record (at one million nodes that cut the bytes a load writes
+    per record by ~60%). The path's own hash (8 bytes) tells siblings apart."""
+    cut = path.rfind("/")
+    up = "" if path == "/" else ("/" if cut == 0 else path[:cut])
+    return (
+        hashlib.blake2b(up.encode("utf-8"), digest_size=8).digest()
+        + hashlib.blake2b(path.encode("utf-8"), digest_size=8).digest()
+    )
+
+
+def legacy_node_hash(path: str) -> bytes:
+    """The node key suffix of format 1 stores (the path's hash alone), for migration."""
     return hashlib.blake2b(path.encode("utf-8"), digest_size=16).digest()
 
 

@@ -1,8 +1,9 @@
 """Store: one backend holding many kbs side by side, with an on-disk format version.
 
 Format versions: a store records ``FORMAT_VERSION`` when created. Opening a store with a newer or
-unknown format is refused; an older one is migrated in place by ``wikikv migrate`` (there is no
-older format yet — version 1 is the first).
+unknown format is refused; an older one is refused too, with the command that migrates it in place
+(``wikikv migrate``, :mod:`wikikv.store.migrate`). Format 2 keys node records by their parent's
+hash first (a directory's children are neighbours); format 1 hashed the path alone.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import FORMAT_KEY, KB_REGISTRY_PREFIX, KBKeys, check_kb_name, kb_registry_key
 from wikikv.store.records import now
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 DEFAULT_STORE_DIR = "wikikv-data"
 _enc = msgspec.msgpack.Encoder()
 
@@ -103,6 +104,12 @@ class Store:
             )
         if found.format < 1:
             raise FormatError(f"unknown store format {found.format}")
+        if found.format < FORMAT_VERSION:
+            raise FormatError(
+                f"store format {found.format} at {self.backend.describe()} predates this WikiKV "
+                f"(format {FORMAT_VERSION}: node keys keep a directory's children together); "
+                "run `wikikv migrate` on it once to rewrite it in place"
+            )
 
     # ---------------------------------------------------------------- kbs
     def kbs(self) -> list[str]:

@@ -42,6 +42,13 @@ def bench() -> None:
     default=None,
     help="Where the engines' data goes (default: a temporary directory, removed afterwards).",
 )
+@click.option(
+    "--bulk-options",
+    "bulk_sizes",
+    default="",
+    help="Also load wikis of these sizes (e.g. 200000,1000000) with each bulk-load option "
+    "(clustered/hashed keys, key order, chunk size, one sync, writemap) side by side.",
+)
 def storage(
     scale: bool,
     quick: bool,
@@ -50,9 +57,11 @@ def storage(
     nodes: int | None,
     ops: int | None,
     workdir: Path | None,
+    bulk_sizes: str,
 ) -> None:
     """Q1 get, Q2 ls, Q3 descent and Q4 prefix on WikiKV, a file-system layout and SQLite,
-    with the bare LMDB lookup as the floor; --scale repeats them at 200k and 1M nodes.
+    with the bare LMDB lookup as the floor; --scale repeats them at 200k and 1M nodes;
+    --bulk-options compares the bulk-load options.
 
     Example: wikikv bench storage --out bench-results/storage.json
     """
@@ -80,11 +89,26 @@ def storage(
         sizes = (20_000, 40_000) if quick else bench_storage.SCALE_SIZES
         children = 3_000 if quick else bench_storage.BIG_DIR_CHILDREN
         result["scale"] = scale_mod.run_scale(cfg, sizes, children, workdir, log)
+    if bulk_sizes:
+        from wikikv.bench.bulkload import run_options
+
+        sizes_list = [int(x) for x in bulk_sizes.split(",") if x.strip()]
+        result["bulk_options"] = run_options(sizes_list, log=log)
     path = report.write_json(result, out)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         bench_storage.print_result(result)
+        for size, rows in result.get("bulk_options", {}).items():
+            for row in rows:
+                click.echo(
+                    f"bulk {int(size):>9,} {row['option']:<10} "
+                    + (
+                        row.get("error")
+                        or f"{row['records_per_s']:>8,.0f} rec/s {row['records_per_cpu_s']:>8,.0f}"
+                        f" rec/cpu-s {row['written_kib_per_record']:>6.1f} KiB written/rec"
+                    )
+                )
         click.echo(f"wrote {path}")
     failed = not result["cross_check"]["same_results"]
     if scale and not result["scale"]["big_dir"]["ok"]:
