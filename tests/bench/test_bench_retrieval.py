@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from wikikv.bench import dense, retrieval
+from wikikv.bench.compile import shared_data
 from wikikv.bench.luxun import run_luxun
-from wikikv.compile.bench import shared_data
 from wikikv.compile.model import article_path, digest_path
-from wikikv.interfaces.commands.bench_retrieval import register
+from wikikv.interfaces.commands.bench import register
 from wikikv.query.nav import NavResult
 
 
@@ -75,7 +75,6 @@ def test_bm25_ranks_the_matching_passage_first() -> None:
 
 def _cli() -> click.Group:
     group = click.Group("wikikv")
-    group.add_command(click.Group("bench"))
     register(group)
     return group
 

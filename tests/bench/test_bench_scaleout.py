@@ -15,8 +15,10 @@ from click.testing import CliRunner
 from wikikv.bench import scaleout, scaleout_procs, scaleout_writers, storage
 from wikikv.bench.engines import WikiKVEngine
 from wikikv.bench.engines_server import LtreeEngine, label, prefix_lquery, to_ltree
+from wikikv.bench.servers import ServerURLs
 from wikikv.bench.wikigen import WikiPlan
-from wikikv.interfaces.commands import bench, bench_scaleout
+from wikikv.errors import ConfigError
+from wikikv.interfaces.commands import bench
 from wikikv.testing.services import service_url
 
 TINY = storage.Config(nodes=300, ops=20, warmup=5, targets=10, rounds=2)
@@ -24,6 +26,11 @@ TINY = storage.Config(nodes=300, ops=20, warmup=5, targets=10, rounds=2)
 
 def _noop(_msg: str) -> None:
     pass
+
+
+def _urls() -> ServerURLs:
+    """The test servers, handed to the benchmark as its options would be."""
+    return ServerURLs(service_url("redis"), service_url("cluster"), service_url("postgres"))
 
 
 # ------------------------------------------------------------------ pure helpers
@@ -96,7 +103,7 @@ def test_ltree_engine_returns_wikikv_records(tmp_path: Path) -> None:
 @pytest.mark.cluster
 @pytest.mark.postgres
 def test_every_engine_returns_the_same_records(tmp_path: Path) -> None:
-    res = scaleout.run_engines(TINY, tmp_path, _noop)
+    res = scaleout.run_engines(TINY, tmp_path, _noop, scaleout.EngineRun(urls=_urls()))
     assert res["cross_check"]["same_results"], res["cross_check"]["mismatches"]
     stores = ["lmdb", "redis", "cluster", "postgres"]
     expected = {*stores, *(s + "+cache" for s in stores), "pg-ltree", "fs", "sqlite", "lmdb-raw"}
@@ -117,7 +124,8 @@ def test_every_engine_returns_the_same_records(tmp_path: Path) -> None:
 
 @pytest.mark.redis
 def test_engines_lmdb_only(tmp_path: Path) -> None:
-    res = scaleout.run_engines(TINY, tmp_path, _noop, scaleout.EngineRun((), ltree=False))
+    run = scaleout.EngineRun((), ltree=False, urls=ServerURLs(redis=service_url("redis")))
+    res = scaleout.run_engines(TINY, tmp_path, _noop, run)
     assert res["cross_check"]["same_results"]
     assert set(res["results"]) == {"lmdb", "lmdb+cache", "fs", "sqlite", "lmdb-raw"}
     assert "redis_get" not in res["floors"]
@@ -126,7 +134,9 @@ def test_engines_lmdb_only(tmp_path: Path) -> None:
 # -------------------------------------------------------- processes (spawned)
 @pytest.mark.redis
 def test_concurrent_readers_report_throughput_hits_and_memory(tmp_path: Path) -> None:
-    res = scaleout_procs.run_concurrent((300,), (1, 2), 0.2, tmp_path, _noop)
+    res = scaleout_procs.run_concurrent(
+        (300,), (1, 2), 0.2, tmp_path, _noop, service_url("redis")
+    )
     runs = res["sizes"][str(WikiPlan(300, 7).n_nodes)]["runs"]
     assert set(runs) == {f"cache {m}, N={n}" for m in scaleout_procs.CACHE_MODES for n in (1, 2)}
     for name, r in runs.items():
@@ -143,7 +153,7 @@ def test_concurrent_readers_report_throughput_hits_and_memory(tmp_path: Path) ->
 
 @pytest.mark.redis
 def test_staleness_sees_every_write(tmp_path: Path) -> None:
-    res = scaleout_writers.run_staleness(5, tmp_path, _noop)
+    res = scaleout_writers.run_staleness(5, tmp_path, _noop, service_url("redis"))
     assert len(res["modes"]) == 2
     for r in res["modes"].values():
         assert r["writes"] == 5
@@ -165,10 +175,9 @@ def test_parallel_builds_load_every_kb(tmp_path: Path) -> None:
 def test_cli_registers_under_bench_and_writes_json(tmp_path: Path) -> None:
     group = click.Group("wikikv")
     bench.register(group)
-    bench_scaleout.register(group)
     bench_group = group.commands["bench"]
     assert isinstance(bench_group, click.Group)
-    assert {"storage", "scaleout"} <= set(bench_group.commands)
+    assert {"storage", "scaleout"} <= set(bench_group.list_commands(click.Context(bench_group)))
     out = tmp_path / "scaleout.json"
     res = CliRunner().invoke(
         group,
@@ -198,7 +207,14 @@ def test_a_failing_mode_is_reported_and_the_others_kept(tmp_path: Path) -> None:
 
 def test_cli_rejects_unknown_modes() -> None:
     group = click.Group("wikikv")
-    bench_scaleout.register(group)
+    bench.register(group)
     res = CliRunner().invoke(group, ["bench", "scaleout", "--modes", "engines,nope"])
     assert res.exit_code != 0
     assert "nope" in res.output
+
+
+def test_a_server_run_without_its_url_names_the_option(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--redis-url"):
+        scaleout.run_engines(TINY, tmp_path, _noop, scaleout.EngineRun((), ltree=False))
+    with pytest.raises(ConfigError, match="--cluster-url"):
+        scaleout_writers.run_build({"cluster": 300}, (1,), tmp_path, _noop)

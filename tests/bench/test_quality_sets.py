@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.bench.compile import shared_data
 from wikikv.bench.quality import labelled_sample, targets
 from wikikv.bench.quality_sets import (
     BUCKETS,
@@ -21,7 +22,6 @@ from wikikv.bench.quality_sets import (
     sentences,
     squash,
 )
-from wikikv.compile.bench import shared_data
 from wikikv.errors import NotFound
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile.bench import shared_data
+from wikikv.bench.compile import shared_data
 
 SMALL_EN = [
     {

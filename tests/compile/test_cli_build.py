@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from wikikv.compile import bench
+from wikikv.bench import compile as bench
 from wikikv.compile.dryrun import dry_run
 from wikikv.interfaces.cli import main
 from wikikv.llm.estimate import Prices

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile.bench import CORPORA, bench_one
+from wikikv.bench.compile import CORPORA, bench_one
 
 
 @pytest.mark.slow

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.bench.compile import snapshot
 from wikikv.compile import state
-from wikikv.compile.bench import snapshot
 from wikikv.compile.check import check
 from wikikv.compile.ingest import read_corpus
 from wikikv.compile.pipeline import CompileOptions, Compiler

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from wikikv.compile.bench import snapshot
+from wikikv.bench.compile import snapshot
 from wikikv.errors import SimulatedCrash
 from wikikv.evolve.commit import evolve_pass, load_journal
 from wikikv.evolve.cost import Weights, schema_terms, total

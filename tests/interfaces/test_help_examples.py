@@ -21,7 +21,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from wikikv.compile.bench import shared_data
+from wikikv.bench.compile import shared_data
 from wikikv.interfaces.cli import main
 from wikikv.review import ReviewQueue
 from wikikv.store.store import open_store

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.compile.conftest import SMALL_EN, ZH_FILES
-from wikikv.compile.bench import shared_data
+from wikikv.bench.compile import shared_data
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import Store, open_store

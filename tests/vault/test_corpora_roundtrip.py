@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile.bench import CORPORA
+from wikikv.bench.compile import CORPORA
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.store import Store
 from wikikv.vault import export_kb, import_source

@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 import msgspec
 
 from wikikv.bench.engines import Descent, DirBuilder, WikiKVEngine, page_record
+from wikikv.bench.servers import with_option
 from wikikv.bench.wikigen import Node
 from wikikv.config import CacheSettings
 from wikikv.errors import BackendError
@@ -34,7 +35,6 @@ from wikikv.store.listing import Listing
 from wikikv.store.paths import ROOT, basename, parent
 from wikikv.store.records import DirRecord, NodeRecord, decode
 from wikikv.store.store import Store, open_store
-from wikikv.testing.services import with_option
 
 _enc = msgspec.msgpack.Encoder()
 SERVER_BACKENDS = ("redis", "cluster", "postgres")

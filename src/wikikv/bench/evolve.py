@@ -25,9 +25,9 @@ from typing import Any
 
 import yaml
 
+from wikikv.bench.compile import shared_data
 from wikikv.bench.report import machine_info
 from wikikv.bench.retrieval import Question, load_questions, nav_ranking, recall_at
-from wikikv.compile.bench import shared_data
 from wikikv.compile.pipeline import Compiler
 from wikikv.evolve.commit import evolve_pass
 from wikikv.evolve.cost import Weights, schema_terms, total

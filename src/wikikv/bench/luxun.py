@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from wikikv.bench.compile import shared_data
 from wikikv.bench.report import machine_info
 from wikikv.bench.retrieval import DEFAULT_READS, Log, build_wiki
-from wikikv.compile.bench import shared_data
 from wikikv.errors import NotFound
 from wikikv.query.budget import Budget
 from wikikv.query.nav import NavResult, nav

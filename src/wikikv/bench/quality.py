@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from wikikv.bench import retrieval
+from wikikv.bench.compile import shared_data
 from wikikv.bench.quality_sets import (
     BUCKETS,
     FlatBM25,
@@ -37,7 +38,6 @@ from wikikv.bench.quality_sets import (
     read_corpus,
 )
 from wikikv.bench.report import machine_info
-from wikikv.compile.bench import shared_data
 from wikikv.errors import NotFound
 from wikikv.query.answer import ask
 from wikikv.query.budget import Budget

@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from wikikv.compile.bench import shared_data
+from wikikv.bench.compile import shared_data
 from wikikv.config import StoreSettings
 from wikikv.store.fsck import FsckReport, fsck
 from wikikv.store.kb import KnowledgeBase

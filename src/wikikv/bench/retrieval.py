@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wikikv.bench.compile import shared_data
 from wikikv.bench.report import machine_info, summarize
-from wikikv.compile.bench import shared_data
 from wikikv.compile.pipeline import Compiler
 from wikikv.errors import NotFound
 from wikikv.query.budget import Budget

@@ -38,6 +38,7 @@ from wikikv.bench.engines_server import (
     private_url,
     redis_value_key,
 )
+from wikikv.bench.servers import ServerURLs
 from wikikv.bench.storage import (
     FLOOR,
     OPERATORS,
@@ -53,7 +54,6 @@ from wikikv.bench.storage import (
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
 from wikikv.store.records import decode
-from wikikv.testing.services import service_url
 
 ROOT_DIM = "root/dim"
 ALL_OPS = (*OPERATORS, ROOT_DIM)
@@ -70,16 +70,19 @@ class EngineRun:
 
     servers: tuple[str, ...] = SERVER_BACKENDS
     ltree: bool = True
+    urls: ServerURLs = ServerURLs()
 
 
 def _root_dims(plan: WikiPlan) -> list[str]:
     return ["/", *plan.dims]
 
 
-def store_urls(servers: Sequence[str], workdir: Path, tag: str) -> dict[str, str]:
+def store_urls(
+    servers: Sequence[str], workdir: Path, tag: str, given: ServerURLs
+) -> dict[str, str]:
     urls = {REFERENCE: f"lmdb://{workdir / 'lmdb'}?sync=false"}
     for kind in servers:
-        urls[kind] = private_url(kind, service_url(kind), tag)
+        urls[kind] = private_url(kind, given.url(kind), tag)
     return urls
 
 
@@ -91,8 +94,8 @@ def run_engines(
     nodes = list(plan.nodes())
     work = Workload.from_plan(plan, cfg.targets)
     tag = new_tag()
-    l2_url = service_url("redis")
-    urls = store_urls(what.servers, workdir, tag)
+    l2_url = what.urls.url("redis")
+    urls = store_urls(what.servers, workdir, tag, what.urls)
     kb_of = {kind: f"so{tag}-{kind}" for kind in urls}
     engines: list[Engine] = []
     bulk: dict[str, Any] = {}
@@ -106,7 +109,7 @@ def run_engines(
             bulk[kind] = timed_load(eng, plan, nodes) | {"loader": eng.loader}
         baselines: list[Engine] = [FSEngine(workdir / "fs"), SQLiteEngine(workdir / "sqlite")]
         if what.ltree:
-            baselines.insert(0, LtreeEngine(service_url("postgres")))
+            baselines.insert(0, LtreeEngine(what.urls.url("postgres")))
         for eng_b in baselines:
             log(f"engines: loading {eng_b.name}")
             engines.append(eng_b)
@@ -124,7 +127,7 @@ def run_engines(
         check = cross_check(ops, reference=REFERENCE)
         log(f"engines: timing {len(ops)} engines x {len(ALL_OPS)} operators")
         results = time_interleaved(ops, cfg, ALL_OPS)
-        floors = {"redis_get": _bare_redis(plain, work, cfg)} if "redis" in plain else {}
+        floors = {"redis_get": _bare_redis(plain, work, cfg, l2_url)} if "redis" in plain else {}
         floors["l1_lookup"] = _l1_lookup(engines, plan, cfg)
         stats = {
             e.name: e.store.backend.stats.to_dict()  # type: ignore[attr-defined]
@@ -157,13 +160,15 @@ def _get_ops(engine: Engine, plan: WikiPlan) -> list[Callable[[], object]]:
     return [functools.partial(engine.get, p) for p in _root_dims(plan)]
 
 
-def _bare_redis(plain: dict[str, StoreEngine], work: Workload, cfg: Config) -> dict[str, Any]:
+def _bare_redis(
+    plain: dict[str, StoreEngine], work: Workload, cfg: Config, redis_url: str
+) -> dict[str, Any]:
     """A bare redis-py GET of the Q1 values (and GET + decode), timed in interleaved rounds with
     WikiKV's uncached Q1 on Redis, so that the ratio compares like with like on a busy machine."""
     import redis
 
     eng = plain["redis"]
-    client = redis.Redis.from_url(service_url("redis"))
+    client = redis.Redis.from_url(redis_url)
     try:
         vkeys = [redis_value_key(eng, eng.kb.keys.node(p)) for p in work.pages]
         expected = [eng.store.backend.get(eng.kb.keys.node(p)) for p in work.pages]
@@ -253,6 +258,7 @@ class Plan:
     build_server_nodes: int = 2_000
     build_workers: tuple[int, ...] = (1, 2, 4)
     build_backends: tuple[str, ...] = ("lmdb", "cluster")
+    urls: ServerURLs = ServerURLs()
 
 
 def run(plan: Plan, workdir: Path | None, log: Log) -> dict[str, Any]:
@@ -264,19 +270,30 @@ def run(plan: Plan, workdir: Path | None, log: Log) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="wikikv-scaleout-")) if workdir is None else workdir
     started = time.perf_counter()
     out: dict[str, Any] = {"benchmark": "scaleout", "machine": report.machine_info()}
-    out["plan"] = dataclasses.asdict(plan)
+    # Server URLs may carry credentials: the result names the servers used, not how to log in.
+    out["plan"] = {k: v for k, v in dataclasses.asdict(plan).items() if k != "urls"}
     modes: list[tuple[str, Callable[[], dict[str, Any]]]] = []
     if plan.engines is not None:
         cfg = plan.engines
         modes.append(
-            ("engines", lambda: run_engines(cfg, base / "engines", log, EngineRun(plan.servers)))
+            (
+                "engines",
+                lambda: run_engines(
+                    cfg, base / "engines", log, EngineRun(plan.servers, urls=plan.urls)
+                ),
+            )
         )
     if plan.concurrent_sizes:
         modes.append(
             (
                 "concurrent",
                 lambda: procs.run_concurrent(
-                    plan.concurrent_sizes, plan.readers, plan.seconds, base / "concurrent", log
+                    plan.concurrent_sizes,
+                    plan.readers,
+                    plan.seconds,
+                    base / "concurrent",
+                    log,
+                    plan.urls.url("redis"),
                 ),
             )
         )
@@ -284,7 +301,9 @@ def run(plan: Plan, workdir: Path | None, log: Log) -> dict[str, Any]:
         modes.append(
             (
                 "staleness",
-                lambda: writers.run_staleness(plan.staleness_writes, base / "staleness", log),
+                lambda: writers.run_staleness(
+                    plan.staleness_writes, base / "staleness", log, plan.urls.url("redis")
+                ),
             )
         )
     if plan.build_workers:
@@ -293,7 +312,12 @@ def run(plan: Plan, workdir: Path | None, log: Log) -> dict[str, Any]:
             for b in plan.build_backends
         }
         modes.append(
-            ("build", lambda: writers.run_build(sizes, plan.build_workers, base / "build", log))
+            (
+                "build",
+                lambda: writers.run_build(
+                    sizes, plan.build_workers, base / "build", log, plan.urls
+                ),
+            )
         )
     errors: dict[str, str] = {}
     try:

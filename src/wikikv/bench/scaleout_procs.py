@@ -41,7 +41,6 @@ from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
 from wikikv.errors import BenchProcessError
 from wikikv.store.store import open_store
-from wikikv.testing.services import service_url
 
 Log = Callable[[str], None]
 DRAWS = 20_000
@@ -270,10 +269,15 @@ def _rate(hits: int, misses: int) -> float:
 
 
 def run_concurrent(
-    sizes: Sequence[int], readers: Sequence[int], seconds: float, workdir: Path, log: Log
+    sizes: Sequence[int],
+    readers: Sequence[int],
+    seconds: float,
+    workdir: Path,
+    log: Log,
+    l2_url: str,
 ) -> dict[str, Any]:
-    """Readers on LMDB stores of growing size, with the cache tiers on and off."""
-    l2_url = service_url("redis")
+    """Readers on LMDB stores of growing size, with the cache tiers on and off (the shared L2
+    on the Redis server at ``l2_url``)."""
     tag = new_tag()
     out: dict[str, Any] = {"sizes": {}, "seconds_per_run": seconds, "draws": DRAWS}
     workdir.mkdir(parents=True, exist_ok=True)

@@ -29,13 +29,13 @@ from wikikv.bench.engines_server import (
     private_url,
 )
 from wikikv.bench.scaleout_procs import PROC_TIMEOUT_S, Log, collect, ctx
+from wikikv.bench.servers import NO_SERVERS, ServerURLs
 from wikikv.bench.storage import timed_load
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
 from wikikv.errors import BenchProcessError
 from wikikv.store.records import decode
 from wikikv.store.store import open_store
-from wikikv.testing.services import service_url
 
 STALENESS_TARGET_MS = 50.0
 WRITE_GAP_S = 0.02
@@ -132,9 +132,8 @@ def _ms(samples_ns: Sequence[int]) -> dict[str, float]:
     return {k: round(s[k] / 1000.0, 3) for k in ("p50", "p99", "max")} | {"count": s["count"]}
 
 
-def run_staleness(writes: int, workdir: Path, log: Log) -> dict[str, Any]:
+def run_staleness(writes: int, workdir: Path, log: Log, redis_url: str) -> dict[str, Any]:
     tag = new_tag()
-    redis_url = service_url("redis")
     out: dict[str, Any] = {}
     workdir.mkdir(parents=True, exist_ok=True)
     log("staleness: LMDB + AuditFollower")
@@ -180,9 +179,14 @@ def _builder(url: str, kb_name: str, nodes: int, seed: int, barrier: Any, queue:
 
 
 def run_build(
-    nodes: dict[str, int], workers: Sequence[int], workdir: Path, log: Log
+    nodes: dict[str, int],
+    workers: Sequence[int],
+    workdir: Path,
+    log: Log,
+    urls: ServerURLs = NO_SERVERS,
 ) -> dict[str, Any]:
-    """Bulk-load one generated kb per worker process, 1/2/4 workers at once, into one store."""
+    """Bulk-load one generated kb per worker process, 1/2/4 workers at once, into one store
+    (LMDB under ``workdir``; a server backend at its URL in ``urls``)."""
     out: dict[str, Any] = {
         "method": "bulk load of generated wikis, kb.put per node in one lease, one kb per worker"
         " process (wikikv.compile has no parallel multi-kb build to measure yet)",
@@ -197,7 +201,7 @@ def run_build(
             if backend == "lmdb":
                 url = f"lmdb://{workdir / f'lmdb-{n}'}?sync=false"
             else:
-                url = private_url(backend, service_url(backend), f"{tag}{n}")
+                url = private_url(backend, urls.url(backend), f"{tag}{n}")
             log(f"build: {n} kb(s) of {count:,} nodes in parallel on {backend}")
             barrier, queue = ctx.Barrier(n), ctx.Queue()
             procs = [

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import wikikv
+from wikikv.bench.compile import shared_data
 from wikikv.bench.report import machine_info
-from wikikv.compile.bench import shared_data
 from wikikv.compile.pipeline import Compiler
 from wikikv.errors import BenchProcessError
 from wikikv.llm.extractive import ExtractiveProvider

@@ -90,7 +90,7 @@ def measure(store: Any, kb: Any, work: Path, log: Log) -> dict[str, Any]:
 
 
 def run(corpus: str = DEFAULT_CORPUS, log: Log = print) -> dict[str, Any]:
-    from wikikv.compile.bench import CORPORA, shared_data
+    from wikikv.bench.compile import CORPORA, shared_data
     from wikikv.compile.pipeline import Compiler
     from wikikv.store.store import open_store
 

@@ -117,7 +117,7 @@ def render_times(store: Any, kb: Any, repeat: int, log: Log) -> list[dict[str, A
 def run(
     corpus: str = DEFAULT_CORPUS, log: Log = print, repeat: int = 400, vault: bool = True
 ) -> dict[str, Any]:
-    from wikikv.compile.bench import CORPORA, shared_data
+    from wikikv.bench.compile import CORPORA, shared_data
     from wikikv.compile.pipeline import Compiler
     from wikikv.store.store import open_store
 

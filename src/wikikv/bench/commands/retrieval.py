@@ -15,15 +15,6 @@ DEFAULT_OUT = "bench-results/retrieval.json"
 DEFAULT_LUXUN_OUT = "bench-results/luxun.json"
 
 
-def register(main: click.Group) -> None:
-    """Add ``retrieval`` to the existing ``bench`` group (or create the group if it is missing)."""
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        group = click.Group("bench", help="Benchmarks of WikiKV against baselines.")
-        main.add_command(group)
-    group.add_command(retrieval_cmd)
-
-
 def _log(as_json: bool) -> retrieval.Log:
     def log(msg: str) -> None:
         if not as_json:

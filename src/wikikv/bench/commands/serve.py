@@ -12,16 +12,6 @@ import click
 OPS = ("get", "search", "nav")
 
 
-def register(main: click.Group) -> None:
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        from wikikv.interfaces.commands.bench import bench as bench_group
-
-        group = bench_group
-        main.add_command(group)
-    group.add_command(serve_bench)
-
-
 @click.command("serve", short_help="HTTP API and MCP latency / throughput vs in-process.")
 @click.option(
     "--store",
@@ -93,7 +83,7 @@ def _compiled(root: Path, kb_name: str) -> str:
     import subprocess
     import sys
 
-    from wikikv.compile.bench import CORPORA, shared_data
+    from wikikv.bench.compile import CORPORA, shared_data
 
     source = shared_data() / CORPORA["hotpotqa"]
     click.echo(f"Compiling {source} into a temporary store ...", err=True)
@@ -111,9 +101,9 @@ def _compiled(root: Path, kb_name: str) -> str:
 def _run(
     url: str, kb_name: str, seconds: float, workers: list[int], concurrency: int, mcp_calls: int
 ) -> dict[str, Any]:
+    from wikikv.bench.compile import shared_data
     from wikikv.bench.report import machine_info
     from wikikv.bench.serve import http_point, inprocess_point, make_workload, mcp_points, served
-    from wikikv.compile.bench import shared_data
     from wikikv.store.store import open_store
 
     points = []

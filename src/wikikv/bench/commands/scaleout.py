@@ -16,15 +16,6 @@ MODES = ("engines", "concurrent", "staleness", "build")
 FULL_SIZE = 1_000_000
 
 
-def register(main: click.Group) -> None:
-    """Add ``scaleout`` to the existing ``bench`` group (or create the group if it is missing)."""
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        group = click.Group("bench", help="Benchmarks of WikiKV against baselines.")
-        main.add_command(group)
-    group.add_command(scaleout)
-
-
 def _ints(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(x.replace("_", "")) for x in text.split(",") if x.strip())
@@ -68,6 +59,19 @@ def _names(text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     help="Nodes per kb on LMDB (up to ~2,500 or above 10,000; servers use 2,000).",
 )
 @click.option("--build-workers", default="1,2,4", show_default=True, help="Parallel kb builds.")
+@click.option(
+    "--redis-url", envvar="WIKIKV_TEST_REDIS", help="Redis server (default: $WIKIKV_TEST_REDIS)."
+)
+@click.option(
+    "--cluster-url",
+    envvar="WIKIKV_TEST_CLUSTER",
+    help="Redis Cluster (default: $WIKIKV_TEST_CLUSTER).",
+)
+@click.option(
+    "--postgres-url",
+    envvar="WIKIKV_TEST_POSTGRES",
+    help="PostgreSQL (default: $WIKIKV_TEST_POSTGRES).",
+)
 @click.option("--out", "out", default=DEFAULT_OUT, show_default=True, help="Where to write JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON result instead of tables.")
 @click.option(
@@ -89,6 +93,9 @@ def scaleout(
     writes: int,
     build_nodes: int,
     build_workers: str,
+    redis_url: str | None,
+    cluster_url: str | None,
+    postgres_url: str | None,
     out: str,
     as_json: bool,
     workdir: Path | None,
@@ -103,6 +110,7 @@ def scaleout(
 
     from wikikv.bench import report, storage
     from wikikv.bench import scaleout as bench
+    from wikikv.bench.servers import ServerURLs
 
     chosen = _names(modes, MODES)
     cfg = storage.QUICK if quick else storage.Config()
@@ -124,6 +132,7 @@ def scaleout(
         build_server_nodes=400 if quick else 2_000,
         build_workers=((1, 2) if quick else _ints(build_workers)) if "build" in chosen else (),
         build_backends=("lmdb",) if quick else ("lmdb", "cluster"),
+        urls=ServerURLs(redis_url, cluster_url, postgres_url),
     )
 
     def log(msg: str) -> None:

@@ -13,15 +13,6 @@ from wikikv.bench.report import print_table, write_json
 DEFAULT_OUT = "bench-results/errorbook.json"
 
 
-def register(main: click.Group) -> None:
-    """Add ``errorbook`` to the ``bench`` group (created when missing)."""
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        group = click.Group("bench", help="Benchmarks of WikiKV against baselines.")
-        main.add_command(group)
-    group.add_command(errorbook_cmd)
-
-
 @click.command("errorbook")
 @click.option(
     "--wiki",

@@ -7,19 +7,10 @@ import json
 import click
 
 from wikikv.bench import vault
+from wikikv.bench.compile import CORPORA
 from wikikv.bench.report import print_table, write_json
-from wikikv.compile.bench import CORPORA
 
 DEFAULT_OUT = "bench-results/vault.json"
-
-
-def register(main: click.Group) -> None:
-    """Add ``vault`` to the existing ``bench`` group (or create the group if it is missing)."""
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        group = click.Group("bench", help="Benchmarks of WikiKV against baselines.")
-        main.add_command(group)
-    group.add_command(vault_cmd)
 
 
 @click.command("vault")

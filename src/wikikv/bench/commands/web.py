@@ -7,20 +7,11 @@ import json
 import click
 
 from wikikv.bench import web
+from wikikv.bench.compile import CORPORA
 from wikikv.bench.report import print_table, write_json
 from wikikv.bench.vault import DEFAULT_CORPUS
-from wikikv.compile.bench import CORPORA
 
 DEFAULT_OUT = "bench-results/web.json"
-
-
-def register(main: click.Group) -> None:
-    """Add ``web`` to the existing ``bench`` group (or create the group if it is missing)."""
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        group = click.Group("bench", help="Benchmarks of WikiKV against baselines.")
-        main.add_command(group)
-    group.add_command(web_cmd)
 
 
 @click.command("web")

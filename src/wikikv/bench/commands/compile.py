@@ -1,0 +1,83 @@
+"""``wikikv bench compile``: offline compile throughput, memory and the incremental add on the
+shared corpora (see :mod:`wikikv.bench.compile`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from wikikv.interfaces.common import json_option
+
+
+@click.command("compile", short_help="Offline compile throughput on the shared corpora.")
+@click.option(
+    "--corpus",
+    "corpora",
+    multiple=True,
+    help="Corpus name (hotpotqa, musique, 2wikimultihopqa, 2wiki-corpus-6k, luxun); default: all.",
+)
+@click.option(
+    "--store",
+    "store_kind",
+    default="lmdb",
+    type=click.Choice(["lmdb", "memory"]),
+    show_default=True,
+)
+@click.option("--out", default="bench-results/compile.json", show_default=True)
+@click.option("--no-index", is_flag=True, help="Build without the search index.")
+@click.option(
+    "--large",
+    "large",
+    default="",
+    help="Also build the generated large corpus at these sizes, in copies of the 2Wiki 6k corpus "
+    "(e.g. 9,18,36 for ~25/50/100 MB); 'only' before the list skips the shared corpora.",
+)
+@json_option
+def compile_bench(
+    corpora: tuple[str, ...], store_kind: str, out: str, no_index: bool, large: str, as_json: bool
+) -> None:
+    """Build each corpus from scratch and report documents/s, peak memory, store size, the
+    cost of one incremental add, and the check invariants. With --large, also build renamed
+    copies of the 2Wiki 6k corpus at growing sizes (peak RSS, MB/s, time per size, one add).
+
+    Example: wikikv bench compile --corpus luxun
+    Example: wikikv bench compile --large only:3,6,12
+    """
+    from wikikv.bench.compile import run_bench, shared_data, write_result
+
+    log = None if as_json else lambda m: click.echo(m, err=True)
+    only_large = large.startswith("only:")
+    copies = [int(c) for c in large.removeprefix("only:").split(",") if c.strip()]
+    if only_large:
+        result: dict[str, Any] = {"store": store_kind, "index": not no_index, "runs": []}
+    else:
+        result = run_bench(list(corpora) or None, store_kind, index=not no_index, log=log)
+    if copies:
+        from wikikv.bench.bigcorpus import SOURCE
+        from wikikv.bench.compile_large import run_large
+
+        result["large"] = run_large(shared_data() / SOURCE, copies, index=not no_index, log=log)
+    path = write_result(result, out)
+    if as_json:
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        for row in result["runs"]:
+            click.echo(
+                f"{row['corpus']:<16} {row['documents']:>6} docs  {row['docs_per_s']:>7.1f}"
+                f" docs/s  {row['elapsed_s']:>6.1f} s  peak {row['peak_rss_mb']:.0f} MB  "
+                f"store {row['store_mb']:.1f} MB  add {row['incremental_add_s']:.3f} s  "
+                f"ok={row['check']['ok']}"
+            )
+        for row in result.get("large", {}).get("sizes", []):
+            if "error" in row:
+                click.echo(f"large x{row['copies']:<3} failed: {row['error']}")
+                continue
+            click.echo(
+                f"large x{row['copies']:<3} {row['text_mb']:>6.1f} MB {row['documents']:>7} docs"
+                f"  {row['elapsed_s']:>7.1f} s  {row['mb_per_s']:.3f} MB/s  "
+                f"{row['s_per_mb']:.1f} s/MB  peak {row['peak_rss_mb']:.0f} MB "
+                f"(anon {row['peak_anon_mb']:.0f})  add {row['incremental_add_s']:.3f} s"
+            )
+        click.echo(f"wrote {path}")
