@@ -63,7 +63,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("wikikv.compile.model", "wikikv.evolve.categories"): "categories are text analysis",
     ("wikikv.compile.schema", "wikikv.evolve.categories"): "categories are text analysis",
     ("wikikv.query", "wikikv.evolve.stats"): "access statistics: to move below query",
-    ("wikikv.store.store", "wikikv.cache"): "h14b: cache wiring moves out of the store",
 }
 
 

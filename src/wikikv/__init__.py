@@ -8,6 +8,10 @@ The public API: open a store, get a kb, read and write its records::
     kb = store.create_kb("notes", exist_ok=True)
     kb.put("/people/Lu Xun", "Writer.", wikikv.FileMeta(title="Lu Xun"))
     kb.ls("/people").files                        # ['Lu Xun']
+
+Every page write through a kb opened this way keeps the kb's search index current
+(``wikikv.search.search(kb, "writer")`` finds the page at once); ``cache=CacheSettings(...)``
+puts the cache tiers in front of the backend.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from wikikv.errors import (
     VaultError,
     WikiKVError,
 )
+from wikikv.library import open_store
 from wikikv.store.kb import KnowledgeBase, Listing, NameHit
 from wikikv.store.records import (
     DirMeta,
@@ -60,7 +65,7 @@ from wikikv.store.records import (
     RedirectMeta,
     RedirectRecord,
 )
-from wikikv.store.store import FORMAT_VERSION, Store, open_store
+from wikikv.store.store import FORMAT_VERSION, Store
 
 
 def __getattr__(name: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from wikikv.cache.tiers import CachedBackend
 from wikikv.config import CacheSettings
 from wikikv.errors import CorruptRecord, NotFound
+from wikikv.library import open_store as open_library_store
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
@@ -65,7 +66,7 @@ def test_cached_readers_never_see_a_partial_write(tmp_path: Path) -> None:
     with open_store(url) as store:
         setup_partial_reads(store, DIRS)
     run = PartialReadsRun(url, SECONDS, readers=0, dirs=DIRS, seed=3).start()
-    cached = open_store(url, cache=CacheSettings(follow=True, follow_interval=0.002))
+    cached = open_library_store(url, cache=CacheSettings(follow=True, follow_interval=0.002))
     plain = Store(cached.backend.inner)  # type: ignore[attr-defined]
     kb, l3 = cached.kb(KB), plain.kb(KB)
     assert isinstance(cached.backend, CachedBackend)

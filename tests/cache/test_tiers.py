@@ -12,6 +12,8 @@ from wikikv.cache.invalidation import AuditFollower
 from wikikv.cache.l2 import L2Cache
 from wikikv.cache.tiers import CachedBackend
 from wikikv.config import CacheSettings
+from wikikv.library import open_store as open_library_store
+from wikikv.library import wire
 from wikikv.store.backends.base import Backend, Item
 from wikikv.store.backends.memory import MemoryBackend
 from wikikv.store.records import DirRecord
@@ -60,7 +62,7 @@ class TestCachedBackendL1(BackendTests):
 
 
 def _cached_store(inner: Backend, l2_url: str | None = None) -> Store:
-    return Store(inner, cache=CacheSettings(l2_url=l2_url, follow=False))
+    return wire(inner, cache=CacheSettings(l2_url=l2_url, follow=False))
 
 
 def test_root_and_dimensions_are_pinned_and_served_without_backend_reads() -> None:
@@ -122,7 +124,7 @@ def test_l1_learns_of_another_processes_writes_through_the_audit_trail(tmp_path:
     seed = open_store(url)
     seed.create_kb("k").put("/people/ada", "Ada")
     seed.close()
-    store = open_store(url, cache=CacheSettings(follow=False))
+    store = open_library_store(url, cache=CacheSettings(follow=False))
     kb = store.kb("k")
     cache = store.backend
     assert isinstance(cache, CachedBackend)

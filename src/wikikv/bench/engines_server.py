@@ -1,6 +1,6 @@
 """The server-side engines of the scale-out benchmark, behind the storage benchmark's interface.
 
-* :class:`StoreEngine` — WikiKV through :func:`~wikikv.store.store.open_store` on any backend URL
+* :class:`StoreEngine` — WikiKV through :func:`~wikikv.library.open_store` on any backend URL
   (LMDB, Redis, Redis Cluster, PostgreSQL), optionally behind the cache tiers; it is the storage
   benchmark's :class:`~wikikv.bench.engines.WikiKVEngine` with the URL and cache settings free.
 * :class:`LtreeEngine` — the WikiKV paper's relational baseline: PostgreSQL with the ``ltree``
@@ -30,11 +30,11 @@ from wikikv.bench.servers import with_option
 from wikikv.bench.wikigen import Node
 from wikikv.config import CacheSettings
 from wikikv.errors import BackendError
+from wikikv.library import open_store, wire
 from wikikv.store.backends.base import Backend
 from wikikv.store.listing import Listing
 from wikikv.store.paths import ROOT, basename, parent
 from wikikv.store.records import DirRecord, NodeRecord, decode
-from wikikv.store.store import Store, open_store
 
 _enc = msgspec.msgpack.Encoder()
 SERVER_BACKENDS = ("redis", "cluster", "postgres")
@@ -57,7 +57,11 @@ class StoreEngine(WikiKVEngine):
         # Not calling WikiKVEngine.__init__: it opens an LMDB directory; everything else is shared.
         self.name = name
         self.url = url
-        self.store = Store(backend, cache=cache) if backend else open_store(url, cache=cache)
+        self.store = (
+            wire(backend, cache=cache, search=False)
+            if backend
+            else open_store(url, cache=cache, search=False)
+        )
         self.kb = self.store.create_kb(kb_name, exist_ok=True)
         self.loader = "BulkWriter"  # WikiKVEngine.load falls back to kb.put when it is missing
 

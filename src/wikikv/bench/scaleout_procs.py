@@ -40,7 +40,7 @@ from wikikv.bench.storage import timed_load
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
 from wikikv.errors import BenchProcessError
-from wikikv.store.store import open_store
+from wikikv.library import open_store
 
 Log = Callable[[str], None]
 DRAWS = 20_000
@@ -181,7 +181,7 @@ def _read(spec: ReaderSpec, barrier: Any) -> dict[str, Any]:
         "L1": CacheSettings(l1=True),
         "L1+L2": CacheSettings(l1=True, l2_url=spec.l2_url),
     }[spec.cache]
-    store = open_store(spec.url, cache=cache)
+    store = open_store(spec.url, cache=cache, search=False)
     try:
         kb = store.kb(spec.kb)
         with open(spec.draws_file, encoding="utf-8") as fh:

@@ -34,8 +34,8 @@ from wikikv.bench.storage import timed_load
 from wikikv.bench.wikigen import WikiPlan
 from wikikv.config import CacheSettings
 from wikikv.errors import BenchProcessError
+from wikikv.library import open_store
 from wikikv.store.records import decode
-from wikikv.store.store import open_store
 
 STALENESS_TARGET_MS = 50.0
 WRITE_GAP_S = 0.02
@@ -47,7 +47,7 @@ def _stale_reader(
 ) -> None:
     try:
         cache = CacheSettings(l1=True, l2_url=l2_url, follow=True, follow_interval=0.005)
-        store = open_store(url, cache=cache)
+        store = open_store(url, cache=cache, search=False)
         try:
             kb = store.kb(kb_name)
             backend = store.backend
@@ -80,7 +80,7 @@ def measure_staleness(
     """Δ from a write in this process to the refreshed L1 entry in another one."""
     path = "/人物"
     writer_cache = CacheSettings(l1=False, l2_url=l2_url, follow=False) if l2_url else None
-    store = open_store(url, cache=writer_cache)
+    store = open_store(url, cache=writer_cache, search=False)
     try:
         kb = store.create_kb(kb_name, exist_ok=True)
         kb.mkdir(path, "probe -1")

@@ -32,7 +32,6 @@ from wikikv.interfaces.common import (
     store_options,
     to_builtins,
 )
-from wikikv.search.sync import reindex, subtree
 from wikikv.store.backends.base import ANY
 from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
 
@@ -358,7 +357,6 @@ def put(
     rec = kb.put(p, body, meta, expect=ANY if expect is None else expect)
     if meta.edited_by and meta.edited_at != (current.meta.edited_at if current else None):
         handedits.mark_edited(kb, rec.path)
-    reindex(kb, [], [rec.path])
     emit(
         {"path": rec.path, "version": rec.version},
         as_json,
@@ -382,6 +380,8 @@ def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool, 
       wikikv rm "/people/John Watson" --kb demo --yes
       wikikv rm -r /topics --kb demo --yes
     """
+    from wikikv.search.sync import subtree
+
     kb = open_kb(store_url, kb_name)
     p = kb.norm(path)
     rec = kb.get(p, follow_redirects=False)
@@ -401,8 +401,7 @@ def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool, 
             f"dangle; delete {len(gone)} node(s)?",
             yes,
         )
-    kb.delete(p, recursive=recursive)
-    reindex(kb, gone, [])
+    kb.delete(p, recursive=recursive)  # the kb keeps its search index current
     emit({"deleted": p}, as_json, f"Deleted {p}")
 
 
@@ -419,9 +418,7 @@ def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redir
     """
     kb = open_kb(store_url, kb_name)
     s, d = kb.norm(src), kb.norm(dst)
-    moved = subtree(kb, s)
-    kb.move(s, d, redirect=not no_redirect)
-    reindex(kb, moved, [d + p[len(s) :] for p in moved])
+    kb.move(s, d, redirect=not no_redirect)  # the kb keeps its search index current
     emit(
         {"moved": s, "to": d, "redirect": not no_redirect},
         as_json,

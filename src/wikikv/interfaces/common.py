@@ -38,8 +38,9 @@ import msgspec
 import yaml
 
 from wikikv.errors import AmbiguousName, WikiKVError
+from wikikv.library import open_store
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.store import DEFAULT_STORE_DIR, Store, open_store
+from wikikv.store.store import DEFAULT_STORE_DIR, Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -66,6 +66,14 @@ class AccessSink(Protocol):
     def touch_many(self, paths: Iterable[str]) -> None: ...
 
 
+class WriteObserver(Protocol):
+    """Told of every page write made through a :class:`KnowledgeBase` (after it committed): the
+    paths whose records went away or changed, and the paths written. The search upkeep is one
+    (wired by :func:`wikikv.open_store`); the store layer itself knows none."""
+
+    def written(self, kb: KnowledgeBase, removed: Sequence[str], added: Sequence[str]) -> None: ...
+
+
 @dataclass(frozen=True)
 class NameHit:
     """A name or alias that matched, and the page it names."""
@@ -130,6 +138,10 @@ class KnowledgeBase:
         self._pinned: Callable[[bytes], object] | None = getattr(
             self.backend, "pinned_record", None
         )
+        # Told of each page write through this object (the layers above hook in: Store.on_kb).
+        self.observers: list[WriteObserver] = []
+        for hook in store.on_kb:
+            hook(self)
 
     def __repr__(self) -> str:
         return f"KnowledgeBase({self.name!r} on {self.backend.describe()})"
@@ -379,10 +391,12 @@ class KnowledgeBase:
             raise IsADirectory("the root is a directory")
         if not isinstance(text, str):
             raise InvalidPath(p, "text", "page text must be str")  # pragma: no cover - typed API
-        return retry(
+        rec = retry(
             lambda: self._put_once(p, text, meta, expect, create_parents),
             1 if expect != ANY else DEFAULT_RETRIES,
         )
+        self._written((), (p,))
+        return rec
 
     def _put_once(
         self, p: str, text: str, meta: FileMeta | None, expect: int, create_parents: bool
@@ -478,6 +492,7 @@ class KnowledgeBase:
             return self.mkdir(p, text, exist_ok=True)
         if p != ROOT:
             self._link(p, is_dir=True)
+            self._written((), (p,))
         return rec
 
     def set_dir_text(self, path: str, text: str, expect: int = ANY) -> DirRecord:
@@ -494,7 +509,10 @@ class KnowledgeBase:
             self._write_dir(cur, item.version, "describe")
             return cur
 
-        return retry(once, 1 if expect != ANY else DEFAULT_RETRIES)
+        rec = retry(once, 1 if expect != ANY else DEFAULT_RETRIES)
+        if p != ROOT:
+            self._written((), (p,))
+        return rec
 
     def _write_dir(self, rec: DirRecord, version: int, op: str) -> None:
         rec.meta.version = version + 1
@@ -601,6 +619,7 @@ class KnowledgeBase:
         if expect != ANY and expect != item.version:
             raise ConflictError(p, expect, item.version)
         self._guard()  # fail before unlinking when another job holds the lease
+        gone = self._indexed_subtree(p) if self.observers else []
         subtree: list[str] = []
         if isinstance(cur, DirRecord):
             full = self.ls_all(p)
@@ -618,6 +637,7 @@ class KnowledgeBase:
             qitem, qrec = self._raw(q)
             if qitem is not None and qrec is not None:
                 self._delete_node(q, qitem.version, qrec, "delete")
+        self._written(gone, ())
 
     def _delete_node(self, p: str, version: int, cur: AnyRecord, op: str) -> None:
         ops: list[Op] = [Delete(self.keys.node(p), version)]
@@ -645,6 +665,7 @@ class KnowledgeBase:
         self._guard()
         olds = list(self.walk(s)) if isinstance(cur, DirRecord) else [s]
         self._check_movable(s, d, olds)
+        moved = self._indexed_subtree(s) if self.observers else []
         # Copy deepest first so every directory is written after the children it lists.
         for old in sorted(olds, key=lambda q: q.count("/"), reverse=True):
             new = d + old[len(s) :]
@@ -686,6 +707,7 @@ class KnowledgeBase:
                 self._commit(ops)
             else:
                 self._delete_node(old, oitem.version, orec, "move")
+        self._written(moved, [d + q[len(s) :] for q in moved])
 
     def put_redirect(self, path: str, target: str) -> RedirectRecord:
         """Write a redirect at ``path`` (absent or already a redirect) pointing at ``target`` —
@@ -738,6 +760,7 @@ class KnowledgeBase:
             self._commit(ops)
 
         retry(once)
+        self._written((p,), ())
 
     def _check_movable(self, s: str, d: str, olds: list[str]) -> None:
         """Refuse, before anything is written, a move whose copies would break a rule: a new
@@ -780,6 +803,16 @@ class KnowledgeBase:
             )
         )
         self._commit(ops)
+
+    # ------------------------------------------------------ observers
+    def _indexed_subtree(self, p: str) -> list[str]:
+        """``p`` and every live path under it, by the path index itself (a view that filters
+        reads, such as a scoped kb, must still report everything a write removed)."""
+        return [p, *KnowledgeBase.prefix(self, p.rstrip("/") + "/")]
+
+    def _written(self, removed: Sequence[str], added: Sequence[str]) -> None:
+        for observer in self.observers:
+            observer.written(self, removed, added)
 
     # ------------------------------------------------------- CAS helper
     def update(

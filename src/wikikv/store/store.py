@@ -9,11 +9,12 @@ hash first (a directory's children are neighbours); format 1 hashed the path alo
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
 
-from wikikv.config import CacheSettings, StoreSettings
+from wikikv.config import StoreSettings
 from wikikv.errors import ConfigError, FormatError, KBExists, StoreNotFound, UnknownKB
 from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Delete, Put, prefix_end
@@ -41,37 +42,29 @@ def default_store_url() -> str:
 
 
 class Store:
-    """A backend plus the kb registry. Open with :func:`open_store`."""
+    """A backend plus the kb registry. Open with :func:`wikikv.open_store` (the library: cache
+    tiers and search upkeep wired in) or :func:`open_store` here (the storage layer alone).
+
+    The store knows nothing of the layers above it; they hook in through three lists: ``on_kb``
+    runs for every :class:`KnowledgeBase` object made on this store (write observers such as
+    the search upkeep attach there), ``on_open`` once for each kb the store opens (the cache
+    tiers pin and follow it), ``on_close`` when the store closes (followers stop). ``backend``
+    may already be wrapped (the cache tiers wrap it; the store reads and writes through it)."""
 
     def __init__(
         self,
         backend: Backend,
         settings: StoreSettings | None = None,
-        cache: CacheSettings | None = None,
+        *,
+        on_kb: Sequence[Callable[[KnowledgeBase], None]] = (),
+        on_open: Sequence[Callable[[str], None]] = (),
+        on_close: Sequence[Callable[[], None]] = (),
     ) -> None:
         self.settings = settings or StoreSettings()
         self._known: dict[str, KnowledgeBase] = {}
-        self._followers: list[object] = []
-        self.cache_settings = cache
-        if cache is not None:
-            from wikikv.cache.l2 import L2Cache
-            from wikikv.cache.tiers import CachedBackend
-
-            l2 = (
-                L2Cache(
-                    cache.l2_url,
-                    ttl_ms=cache.l2_ttl_ms,
-                    capacity=cache.l2_capacity,
-                    namespace=cache.l2_namespace,
-                )
-                if cache.l2_url
-                else None
-            )
-            backend = CachedBackend(backend, l2=l2, l1=cache.l1)
-            if l2 is not None and cache.follow:
-                from wikikv.cache.invalidation import RedisSubscriber
-
-                self._followers.append(RedisSubscriber(backend, l2).start())
+        self.on_kb = list(on_kb)
+        self.on_open = list(on_open)
+        self.on_close = list(on_close)
         self.backend = backend
         self._check_format()
 
@@ -147,18 +140,8 @@ class Store:
         return kb
 
     def _warm(self, name: str) -> None:
-        """With caching on: pin the kb's root and dimensions in L1 and follow its writes."""
-        from wikikv.cache.tiers import CachedBackend
-
-        if not isinstance(self.backend, CachedBackend) or self.cache_settings is None:
-            return
-        self.backend.pin_kb(name)
-        if self.cache_settings.follow and self.backend.l2 is None:
-            from wikikv.cache.invalidation import AuditFollower
-
-            self._followers.append(
-                AuditFollower(self.backend, [name], self.cache_settings.follow_interval).start()
-            )
+        for hook in self.on_open:
+            hook(name)
 
     def drop_kb(self, name: str) -> int:
         """Delete a kb and every key under it; returns the number of keys deleted."""
@@ -186,9 +169,9 @@ class Store:
         return result
 
     def close(self) -> None:
-        for follower in self._followers:
-            follower.stop()  # type: ignore[attr-defined]
-        self._followers.clear()
+        for hook in self.on_close:
+            hook()
+        self.on_close.clear()
         self.backend.close()
 
     def __enter__(self) -> Store:
@@ -226,18 +209,18 @@ def store_exists(url: str) -> bool:
 def open_store(
     url: str | None = None,
     settings: StoreSettings | None = None,
-    cache: CacheSettings | None = None,
     *,
     create: bool = True,
 ) -> Store:
-    """Open the store a URL names (default: ``$WIKIKV_STORE`` or ``./wikikv-data``), optionally
-    behind the cache tiers. With ``create=False`` a URL where no store exists raises
+    """Open the storage layer alone at a URL (default: ``$WIKIKV_STORE`` or ``./wikikv-data``):
+    no cache tiers, and writes do not touch the search index. :func:`wikikv.open_store` is the
+    library's: it adds both. With ``create=False`` a URL where no store exists raises
     :class:`~wikikv.errors.StoreNotFound` and nothing is created there (a mistyped path stays a
     mistake, not a new empty store)."""
     target = url or default_store_url()
     if not create and not store_exists(target):
         raise StoreNotFound(target)
-    return Store(open_backend(target), settings, cache)
+    return Store(open_backend(target), settings)
 
 
 __all__ = ["FORMAT_VERSION", "Put", "Store", "open_store", "store_exists"]

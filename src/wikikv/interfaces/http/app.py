@@ -59,9 +59,10 @@ from wikikv.interfaces.http.context import AppState, ServerConfig, app_state, js
 from wikikv.interfaces.http.errors import BAD_REQUEST, classify, error_body
 from wikikv.interfaces.http.jobs import JobRunner
 from wikikv.interfaces.http.metrics import CONTENT_TYPE, Metrics
+from wikikv.library import open_store
 from wikikv.store.access import AccessLog
 from wikikv.store.apikeys import keys_configured
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 
 ASGIHandler = Callable[[Scope, Receive, Send], Awaitable[None]]
 
