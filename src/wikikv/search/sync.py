@@ -5,11 +5,25 @@ pages through the bulk writer and index them themselves."""
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Sequence
 
 from wikikv.search.index import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.store import Store
+
+# One lock per (store, kb): every index write rewrites the kb's one stats key, so writers of one
+# process (the HTTP API's worker threads) would otherwise spend their conflict retries on each
+# other. Writers in other processes still meet as conflicts, retried with backoff.
+_locks: weakref.WeakKeyDictionary[Store, dict[str, threading.Lock]] = weakref.WeakKeyDictionary()
+_locks_guard = threading.Lock()
+
+
+def _lock_of(kb: KnowledgeBase) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(kb.store, {}).setdefault(kb.name, threading.Lock())
 
 
 def subtree(kb: KnowledgeBase, path: str) -> list[str]:
@@ -35,7 +49,8 @@ class SearchUpkeep:
     write touched, right after it committed."""
 
     def written(self, kb: KnowledgeBase, removed: Sequence[str], added: Sequence[str]) -> None:
-        reindex(kb, removed, added)
+        with _lock_of(kb):
+            reindex(kb, removed, added)
 
 
 def keep_current(kb: KnowledgeBase) -> None:
