@@ -212,3 +212,19 @@ def test_dir_records_served_from_l1_are_complete_records() -> None:
     rec = kb.get("/d")
     assert isinstance(rec, DirRecord)
     assert len(rec.files) == 50
+
+
+@pytest.mark.redis
+def test_store_wide_records_are_never_served_from_a_shared_l2() -> None:
+    """Two stores on one L2 namespace: the kb registry (and the format record) one of them
+    wrote is not what the other reads."""
+    settings = CacheSettings(l2_url=service_url("redis"), follow=False)
+    name = unique_name("k")
+    first = wire(MemoryBackend(), cache=settings, search=False)
+    first.create_kb(name)
+    assert first.has_kb(name)
+    second = wire(MemoryBackend(), cache=settings, search=False)
+    assert not second.has_kb(name)
+    assert second.kbs() == []
+    first.close()
+    second.close()

@@ -30,6 +30,8 @@ from wikikv.store.paths import join
 from wikikv.store.records import AnyRecord, DirRecord, decode
 
 MISS = object()
+# Keys outside every kb (the format record, the kb registry): an empty shard before the NUL.
+STORE_GLOBAL = b"\x00"
 
 
 @dataclass
@@ -147,7 +149,9 @@ class CachedBackend(Backend):
             self.stats.l1_hits += 1
             return self._l1[key]
         self.stats.l1_misses += 1
-        if self.l2 is None:
+        if self.l2 is None or key.startswith(STORE_GLOBAL):
+            # Store-wide records (format, kb registry) never go to L2: its entries are shared by
+            # every store on one Redis namespace, and these differ from store to store.
             self.stats.l3_reads += 1
             return self.inner.get(key)
         now_ms = int(time.time() * 1000)
