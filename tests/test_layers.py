@@ -62,7 +62,6 @@ ALLOWED_UPWARD: dict[tuple[str, str], str] = {
     ("wikikv.compile.pipeline", "wikikv.evolve"): "build -> evolution cadence: to invert",
     ("wikikv.compile.model", "wikikv.evolve.categories"): "categories are text analysis",
     ("wikikv.compile.schema", "wikikv.evolve.categories"): "categories are text analysis",
-    ("wikikv.query", "wikikv.evolve.stats"): "access statistics: to move below query",
 }
 
 

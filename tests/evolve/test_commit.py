@@ -12,8 +12,8 @@ from wikikv.compile.schema import RoutingPlan, plan_ranges
 from wikikv.evolve.commit import evolve_pass
 from wikikv.evolve.cost import Weights
 from wikikv.evolve.layout import load_view
-from wikikv.evolve.stats import load_stats, rekey, save_stats
 from wikikv.search.ranking import search
+from wikikv.store.access_stats import load_stats, rekey, save_stats
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store

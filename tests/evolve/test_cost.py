@@ -7,7 +7,7 @@ import pytest
 from wikikv.compile.schema import RangeCut, RoutingPlan
 from wikikv.evolve.cost import Weights, dim_terms
 from wikikv.evolve.layout import DimView, Member
-from wikikv.evolve.stats import AccessStats
+from wikikv.store.access_stats import AccessStats
 
 
 def dim() -> DimView:

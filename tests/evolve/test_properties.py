@@ -13,7 +13,7 @@ from wikikv.errors import SimulatedCrash
 from wikikv.evolve.commit import evolve_pass, load_journal
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import load_view
-from wikikv.evolve.stats import load_stats
+from wikikv.store.access_stats import load_stats
 from wikikv.store.fsck import fsck
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord, RedirectRecord

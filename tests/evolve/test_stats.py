@@ -10,8 +10,8 @@ import pytest
 
 from wikikv.errors import WikiKVError
 from wikikv.evolve.replay import WorkloadError, read_queries, replay
-from wikikv.evolve.stats import STATS, AccessRecorder, attach, load_stats, rekey
 from wikikv.query.ops import wiki_search
+from wikikv.store.access_stats import STATS, AccessRecorder, attach, load_stats, rekey
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import open_store
 from wikikv.testing.evolve_workload import generated_corpus, generated_queries
@@ -82,7 +82,7 @@ def test_flushes_from_two_processes_add_up(kb: KnowledgeBase) -> None:
 
 
 def test_rekey_sums_merged_directories() -> None:
-    from wikikv.evolve.stats import AccessStats
+    from wikikv.store.access_stats import AccessStats
 
     st = AccessStats(
         queries=3,

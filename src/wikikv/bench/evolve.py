@@ -33,9 +33,9 @@ from wikikv.evolve.commit import evolve_pass
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import load_view
 from wikikv.evolve.replay import replay
-from wikikv.evolve.stats import load_stats, paused
 from wikikv.query.budget import Budget
 from wikikv.query.nav import nav
+from wikikv.store.access_stats import load_stats, paused
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import unescape_segment
 from wikikv.store.store import open_store

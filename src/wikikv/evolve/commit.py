@@ -33,7 +33,7 @@ from wikikv.errors import AlreadyExists, NotFound, SimulatedCrash
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import View, copy_schema, load_view, view_of
 from wikikv.evolve.operators import MAX_OPS, TAU, LLMArchitect, Proposal, arbiter, propose
-from wikikv.evolve.stats import AccessStats, load_stats, paused, rekey, save_stats
+from wikikv.store.access_stats import AccessStats, load_stats, paused, rekey, save_stats
 from wikikv.store.audit import audit_op
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import parent

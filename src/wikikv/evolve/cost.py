@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass
 
 from wikikv.compile.schema import RoutingPlan
 from wikikv.evolve.layout import DimView, View, dir_path, route
-from wikikv.evolve.stats import AccessStats, pair_key
+from wikikv.store.access_stats import AccessStats, pair_key
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
 from wikikv.evolve import categories
 from wikikv.evolve.cost import Weights, dim_terms
 from wikikv.evolve.layout import DimView, View, dir_path, route
-from wikikv.evolve.stats import AccessStats, rekey
+from wikikv.store.access_stats import AccessStats, rekey
 
 SPLIT_MIN = 64  # the Architect's judgment: a directory this wide may hold separable groups
 SPLIT_CAPS = (3 / 8, 3 / 16)  # sub-dimension sizes tried below the bound (96, 48 of 256)

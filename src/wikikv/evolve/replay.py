@@ -10,9 +10,9 @@ from pathlib import Path
 import yaml
 
 from wikikv.errors import WikiKVError
-from wikikv.evolve.stats import AccessRecorder, attach
 from wikikv.query.budget import Budget
 from wikikv.query.nav import nav
+from wikikv.store.access_stats import AccessRecorder, attach
 from wikikv.store.kb import KnowledgeBase
 
 QUESTION_FIELDS = ("question", "query", "q", "text")

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikikv.errors import LLMOutputError
-from wikikv.evolve.stats import query_scope
 from wikikv.llm.prompts import (
     AGENT_TOOLS,
     ANSWER_SCHEMA,
@@ -37,6 +36,7 @@ from wikikv.query.nav import ModelNeedsDeeper, NavResult, nav
 from wikikv.query.ops import wiki_read, wiki_search
 from wikikv.query.sentences import Sentence, answer_text, best_sentences, page_sentences
 from wikikv.search import search
+from wikikv.store.access_stats import query_scope
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
 from wikikv.store.records import FileRecord

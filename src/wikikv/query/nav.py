@@ -31,13 +31,13 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from wikikv.evolve.stats import query_scope
 from wikikv.llm.types import Provider, Usage
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import by_citations, cited_counts, fuse, specificity
 from wikikv.search import SearchHit, tokenize
 from wikikv.search import search as search_pages
 from wikikv.search.tokenize import analyzers_ready, fold, has_cjk, present_terms
+from wikikv.store.access_stats import query_scope
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, segments, unescape_segment
 from wikikv.store.records import DirRecord, FileRecord

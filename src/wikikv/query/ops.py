@@ -16,8 +16,8 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from wikikv.errors import InvalidPath, NotFound
-from wikikv.evolve.stats import record_hits
 from wikikv.search.ranking import search
+from wikikv.store.access_stats import record_hits
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, ancestors, basename, depth, join, unescape_segment
 from wikikv.store.records import DirRecord, FileRecord, NodeRecord

@@ -59,7 +59,7 @@ _name_dec = msgspec.msgpack.Decoder(tuple[str, str])
 
 
 class AccessSink(Protocol):
-    """Where reads are counted (an in-memory buffer: see wikikv.evolve.stats)."""
+    """Where reads are counted (an in-memory buffer: see wikikv.store.access_stats)."""
 
     def touch(self, path: str) -> None: ...
 
@@ -132,7 +132,7 @@ class KnowledgeBase:
         # How long lease() waits for another job's live lease, and what it calls meanwhile.
         self.lease_wait = 0.0
         self.lease_countdown: WaitFn | None = None
-        # Access statistics (wikikv.evolve.stats): an in-memory recorder, never a write per read.
+        # Access statistics (wikikv.store.access_stats): an in-memory recorder, never a write per read.
         self.recorder: AccessSink | None = None
         # With the cache tiers on, pinned records (root, dimensions) come decoded from L1.
         self._pinned: Callable[[bytes], object] | None = getattr(

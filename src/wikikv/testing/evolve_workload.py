@@ -17,7 +17,7 @@ from typing import Any
 
 from wikikv.compile.ingest import Document, make_document
 from wikikv.errors import CorruptRecord, WikiKVError
-from wikikv.evolve.stats import attach
+from wikikv.store.access_stats import attach
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store

@@ -38,7 +38,7 @@ def replay_cmd(store_url: str, kb_name: str, as_json: bool, max_reads: int, quer
     Example: wikikv stats replay ../shared/data/multihop/hotpotqa/questions.jsonl
     """
     from wikikv.evolve.replay import read_queries, replay
-    from wikikv.evolve.stats import load_stats
+    from wikikv.store.access_stats import load_stats
 
     kb = open_kb(store_url, kb_name)
     qs = read_queries(queries)
@@ -69,7 +69,7 @@ def show_cmd(store_url: str, kb_name: str, as_json: bool, top: int) -> None:
 
     Example: wikikv stats show --top 10
     """
-    from wikikv.evolve.stats import load_stats
+    from wikikv.store.access_stats import load_stats
 
     st = load_stats(open_kb(store_url, kb_name))
     out = {
@@ -98,7 +98,7 @@ def cost_cmd(store_url: str, kb_name: str, as_json: bool) -> None:
     """
     from wikikv.evolve.cost import Weights, schema_terms, total
     from wikikv.evolve.layout import load_view
-    from wikikv.evolve.stats import load_stats
+    from wikikv.store.access_stats import load_stats
 
     kb = open_kb(store_url, kb_name)
     w = Weights()
