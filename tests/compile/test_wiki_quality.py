@@ -235,6 +235,73 @@ def test_no_heading_is_a_fact_summary_or_digest_line(store: Store, tmp_path: Pat
             assert not body.lstrip().startswith("#"), (rec.path, line)
 
 
+# Two essays: 叶子 (leaves) is a person to jieba's dictionary, next to 和/同 as a companion would
+# be, but nothing names it; 罗素 is glossed as a person; 亨利 is the first half of 亨利·福特;
+# 刘先生 and 章氏 are forms of address.
+ESSAYS = {
+    "甲": "秋天到了，树上的叶子黄了。叶子落在地上，和叶子在一起的是果子。罗素（Ｂ．Ｒｕｓｓｅｌｌ）是英国的"
+    "哲学家。亨利·福特造了很多汽车。刘先生说：“明天再来。”刘先生便走了。刘先生又说：“我忘了伞。”"
+    "章氏说过这话，章氏又说了一遍，章氏便不说了。他从爱尔兰来。\n",
+    "乙": "风吹着叶子，他同叶子说话。他读过罗素的书，罗素说过很多话。亨利·福特是美国人。"
+    "我们到爱尔兰去，爱尔兰人很和气。\n",
+}
+# One story: a one-character name of legend that speaks and acts, a book named again and again,
+# and two dictionary words that act as often — one of them explained by a note as a person.
+LEGEND = """羿回到家里。羿说：“我回来了。”嫦娥不理他。羿道：“今天又只打到乌鸦。”羿想，明天要走得更远。
+羿便去睡了。第二天，羿说：“我去了。”羿骑着马走了。羿在路上看见一只鸡。羿又回来了。
+羿说：“还是乌鸦。”他在灯下看《何典》，说《何典》写得好，又把《何典》放回架上。
+嫦娥坐在窗前。嫦娥看着他。嫦娥不说话。嫦娥又看着窗外。月亮升起来了。月亮很圆。
+嫦娥想起从前。嫦娥叹了一口气。月亮照着院子。嫦娥便睡了。月亮又落下去。月亮很远。月亮很冷。
+月亮不动。月亮照着河。
+
+〔１〕　嫦娥　古代神话中的人物，羿的妻子。
+"""
+
+
+def _build(store: Store, tmp_path: Path, name: str, files: dict[str, str]) -> KnowledgeBase:
+    corpus = tmp_path / name / "文集"
+    corpus.mkdir(parents=True)
+    for title, text in files.items():
+        (corpus / f"{title}.md").write_text(text, encoding="utf-8")
+    kb = store.create_kb(name)
+    Compiler(kb).build(tmp_path / name)
+    return kb
+
+
+def test_dictionary_words_need_evidence_and_pieces_of_names_are_no_pages(
+    store: Store, tmp_path: Path
+) -> None:
+    pages = _by_name(_entity_pages(_build(store, tmp_path, "essays", ESSAYS)))
+    assert "罗素" in pages
+    assert pages["罗素"][0].startswith("/人物/")
+    assert "叶子" not in pages  # a dictionary word no text uses as a name
+    assert "亨利" not in pages  # half of 亨利·福特
+    assert "刘先生" not in pages
+    assert "章氏" not in pages
+    # tagged as a person by jieba, used as a place by these texts: filed as a place
+    assert pages["爱尔兰"][0].startswith("/地点/")
+    assert reader.person_evidence("罗素", "如罗素（Ｂ．Ｒｕｓｓｅｌｌ）所说")
+    assert reader.person_evidence("孟子", "孟子曰：")
+    assert not reader.person_evidence("冷笑", "他冷笑道：“哼。”她冷笑说：“好。”")
+    assert reader.fragment_of_longer("惠略夫", "绥惠略夫说。绥惠略夫走了。绥惠略夫笑了。")
+    assert reader.kind_by_suffix("改造社会") is None
+    assert reader.kind_by_suffix("未名社") == "org"
+
+
+def test_one_character_name_and_a_central_book_get_pages(store: Store, tmp_path: Path) -> None:
+    pages = _by_name(_entity_pages(_build(store, tmp_path, "legend", {"奔月": LEGEND})))
+    assert "羿" in pages
+    assert pages["羿"][0].startswith("/人物/")
+    assert "何典" in pages
+    assert pages["何典"][0].startswith("/作品/")
+    assert "乌鸦" not in pages
+    assert "他" not in pages
+    # a dictionary word on the stage: a name when a note explains it, not otherwise
+    assert "嫦娥" in pages
+    assert pages["嫦娥"][0].startswith("/人物/")
+    assert "月亮" not in pages
+
+
 def test_common_word_usage_is_detected() -> None:
     assert reader.used_as_common_word("麻木", "他很麻木，大家都麻木了。")
     assert not reader.used_as_common_word("老栓", "老栓说，老栓便走了。老栓的儿子")

@@ -152,6 +152,9 @@ class Mention:
     end: int
     gaz: bool | None = False
     central: bool = False
+    # the document gives no evidence that this word is used as a name here (a word the
+    # dictionary knows): it resolves to a page, but does not make one by itself
+    weak: bool = False
 
 
 @dataclass

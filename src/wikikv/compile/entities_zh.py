@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from wikikv.compile import entities_zh_reader as reader
@@ -58,18 +59,16 @@ _COMPOUND_SURNAMES = (
     "宇文",
     "司徒",
     "夏侯",
+    "公输",
 )
 _ZH_HONORIFIC_SUFFIX = ("先生", "女士", "小姐", "君", "氏")
 _BOOK = re.compile(r"《([^《》\n]{1,30})》")
 # After a title in book quotes: it is a periodical ("登在《语丝》上", "《莽原》第三期", "《现代评论》
 # 周刊"), which the wiki files under organizations with the societies that publish them.
 _PERIODICAL = re.compile(
-    r"(?:上[发登载，。的]|第[一二三四五六七八九十百\d]+[期号卷]|周刊|月刊|半月刊|旬刊|季刊|日报|杂志|副刊|社)"
+    r"(?:上[发登载，。的]|第[一二三四五六七八九十百\d]+[期号卷]|周刊|月刊|半月刊|旬刊|季刊|日报|杂志|副刊|社"
+    r"|总?编辑|记者|主笔|撰稿|英文部)"
 )
-# What follows a person's name in prose: speech, address, an honorific.
-_PERSON_AFTER = frozenset("说道曰云问答笑先君氏们等是在也便曾所又却就还都")
-_PERSON_BEFORE = frozenset("和与同跟叫给对向见问请让替使被把")
-_PERSON_AFTER_STRICT = frozenset("说道曰云问答笑先君氏们等在曾所")
 # Agent and abstract endings: 文学者, 经验家, 国民性 are kinds of people or things, not names.
 _COMMON_ENDINGS = (
     "者",
@@ -112,34 +111,47 @@ def chinese_mentions(
     must start with a surname, and a word the dictionary knows as a common word (``freq``:
     its general frequency) must be used as a name here."""
     central: dict[str, str] = {}
+    places_at: set[int] = set()  # where a word jieba tags as a place starts
     if known is not None and freq is not None:
         tags_at: dict[int, str] = {}
         at = 0
         for word, flag in words:
             tags_at[at] = flag
+            if flag.startswith("ns"):
+                places_at.add(at)
             at += len(word)
         central = reader.central_names(text, known, freq, _SURNAMES, tags_at)
+        for name in [n for n in central if n in _COMPOUND_SURNAMES]:
+            del central[name]  # 公输 of 公输般
     out = _central_mentions(text, sentences, central)
     taken = [(m.start, m.end) for m in out]
     pos = 0
     hint = 0
     verdict: dict[str, bool] = {}
+    evidence: dict[str, str] = {}
     for word, flag in _join_suffixed(_join_transliterations(words, known)):
         start = pos
         pos += len(word)
         kind = _ZH_TAGS.get(flag)
-        if (
+        plain_noun = (
             kind is None
             and flag == "n"
             and len(word) == 3
             and word[0] in _SURNAMES
             and freq is not None
             and 0 < freq.get(word, 0) < 100
-            and _used_as_person(word, text)
-        ):
-            kind = "person"  # 周作人: a name jieba's dictionary files as a plain noun
+        )
+        if plain_noun:
+            kind = "person"  # 周作人: a name jieba's dictionary files as a plain noun (weak
+            # where this document shows no evidence of a name)
         if kind is None or len(word) < 2 or word in _ZH_STOP or not _has_han(word):
             continue
+        if word in _COMPOUND_SURNAMES:
+            continue  # 司马, 欧阳 alone: a surname, not a person
+        if word not in (known or {}) and word[0] in reader.BAD_FIRST | {"时"}:
+            continue  # 时鲁国, 于天: a word the segmenter glued to a function character
+        if text[start - 1 : start] == "《" and text[pos : pos + 1] == "》":
+            continue  # 《何典》: a whole book title, which the book route reads
         if kind == "person" and word.endswith(_ZH_HONORIFIC_SUFFIX) and len(word) <= 3:
             continue
         if (
@@ -169,6 +181,21 @@ def chinese_mentions(
         suffix = reader.kind_by_suffix(word)
         if suffix is not None and not (kind == "person" and reader.weak_place(word)):
             kind = suffix
+        weak = False
+        by_ending = reader.kind_by_suffix(word, False)
+        if by_ending == "person" and len(word) == 2:
+            by_ending = None  # 师爷, 屠伯: a role or kinship word, not a name with an ending
+        if known is not None and freq is not None and by_ending is None:
+            ev = evidence.get(word)
+            if ev is None:
+                ev = evidence[word] = _name_evidence(
+                    word, kind, text, known, freq, plain_noun, places_at
+                )
+            if ev == "fragment":
+                continue
+            if ev == "place":
+                kind = "place"  # 爱尔兰, 阿拉伯: tagged as persons, used as places
+            weak = ev == ""
         if kind == "topic" and known is not None:
             continue  # jieba's nz: 佛法, 深信, 曙光, 搜神 — a name only with an event's ending
         if (
@@ -176,12 +203,14 @@ def chinese_mentions(
             and len(word) >= 3
             and word.endswith("人")
             and not word.endswith("夫人")
+            and not plain_noun  # 周作人 is a name; 江阴人 is where someone is from
         ):
             continue  # 江阴人: where someone is from
         hint = _sentence_of(sentences, start, hint)
-        out.append(
-            Mention(fold(_bare(word) if kind == "person" else word), word, kind, hint, start, pos)
-        )
+        key = fold(_bare(word) if kind == "person" else word)
+        out.append(Mention(key, word, kind, hint, start, pos, weak=weak))
+    # A book the document names again and again is central to it (何典 in the preface to 何典).
+    book_counts = Counter(m.group(1).strip() for m in _BOOK.finditer(text))
     hint = 0
     for m in _BOOK.finditer(text):
         name = m.group(1).strip()
@@ -192,7 +221,14 @@ def chinese_mentions(
         kind = "org" if _PERIODICAL.match(text, m.end()) else "work"
         out.append(
             Mention(
-                key, name, kind, hint, m.start(1), m.start(1) + len(name), key in titles.values()
+                key,
+                name,
+                kind,
+                hint,
+                m.start(1),
+                m.start(1) + len(name),
+                key in titles.values(),
+                central=book_counts[name] >= reader.MIN_CENTRAL,
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
@@ -220,7 +256,8 @@ _GENERIC = frozenset(
     中学 小学 学院 书局 书店 政府 政党 文学社 国会 议会 社会 教会 工会 商会 机会 宴会 会社 全会
     总会 分会 年会 集会 聚会 开会 庙会 都会 省会 学部 外部 内部 全部 局部 部会 本部 干部 政治部
     大部 一部 这部 那部 内阁 书坊 结社 诗社 报馆 学校 私塾 学堂 半月刊 月刊 周刊 旬刊 季刊 副刊
-    纪念会 追悼会 联合会 旧社会 评议会 讲演会 展览会 欢迎会 同乡会 校务会 董事会 新文学""".split()
+    纪念会 追悼会 联合会 旧社会 评议会 讲演会 展览会 欢迎会 同乡会 校务会 董事会 新文学
+    小学校 中学校 大学校 女学校 男学校 高等学校 专门学校 师范学校""".split()
 )
 
 
@@ -245,7 +282,7 @@ def _join_suffixed(words: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
                 out.append((joined, "nt"))
                 continue
         if (
-            flag[:1] == "n"
+            (flag[:1] == "n" or (flag in ("l", "j") and word.endswith("社")))  # 未名社: l
             and len(word) >= 3
             and word not in _GENERIC
             and reader.kind_by_suffix(word, weak=False) in ("org", "place")
@@ -319,32 +356,62 @@ def _join_transliterations(
 
 def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, int]) -> bool:
     """A word jieba tags as a name but its dictionary knows as a word in general use (麻木 nr,
-    哥哥 ns, 普通 nz) is kept only where this text uses it as one: never as an adjective or a
-    verb, a place where a place goes (在北京, 日本人), a person where a person goes (胡适说,
-    和孔子)."""
+    哥哥 ns, 普通 nz) is never one where this text uses it as an adjective or a verb ("很麻木",
+    "陶醉了")."""
     if freq.get(word, 0) < 50 or reader.kind_by_suffix(word, weak=False) is not None:
         return True
     if reader.used_as_common_word(word, text):
         return False
-    if kind == "place":
-        return reader.used_as_place(word, text)
-    if kind == "person" and flag == "nr" and len(word) == 2:
-        return _used_as_person(word, text, strict=True)  # 麻木, 白露, 冷笑: words tagged nr
+    # whether the text uses it as a name at all is :func:`_name_evidence`'s question, asked
+    # of the whole corpus: one document with evidence makes the page, the others link to it
     return flag == "nt" or kind != "topic"
 
 
-def _used_as_person(word: str, text: str, strict: bool = False) -> bool:
-    """Whether ``text`` puts ``word`` where a person goes somewhere; ``strict``: only speech,
-    an honorific, a companion or a whereabouts (胡适说, 和孔子, 鲁迅在北京) — not an adverb, which
-    follows adjectives and verbs as well (新奇也, 冷笑便)."""
-    after_set = _PERSON_AFTER_STRICT if strict else _PERSON_AFTER
+_PLACE_WELL_KNOWN = 10_000
+
+
+def _whereabouts(word: str, text: str, places_at: set[int]) -> bool:
+    """Whether ``text`` puts ``word`` somewhere: "鲁迅在北京", "胡适到上海" — a word jieba tags as
+    a place right after 在/到/往/赴/回 (what a person does, and a common word does not)."""
     start = text.find(word)
     while start >= 0:
         end = start + len(word)
-        if (start and text[start - 1] in _PERSON_BEFORE) or text[end : end + 1] in after_set:
+        if text[end : end + 1] in ("在", "到", "往", "赴", "回") and end + 1 in places_at:
             return True
         start = text.find(word, end)
     return False
+
+
+def _name_evidence(
+    word: str,
+    kind: str,
+    text: str,
+    known: dict[str, str],
+    freq: dict[str, int],
+    needs: bool = False,
+    places_at: set[int] | None = None,
+) -> str:
+    """What ``text`` shows of a jieba-tagged name: "fragment" (a piece of a longer name), "name"
+    (evidence it is used as one, or none needed), "place" (tagged as a person, used as a place)
+    or "" (no evidence: a weak mention). A person's name needs evidence when it has two
+    characters, reads as a compound (古体诗, 赵钱孙) or is a plain noun to the dictionary
+    (``needs``: 周作人); a place's
+    when the dictionary knows it or it has two characters — 北京 meets 在/到 somewhere, 之列 never."""
+    if reader.fragment_of_longer(word, text):
+        return "fragment"
+    if kind == "person":
+        if reader.person_evidence(word, text) or _whereabouts(word, text, places_at or set()):
+            return "name"
+        if len(word) >= 3 and not needs and reader.place_evidence(word, text):
+            return "place"  # 爱尔兰 (a two-character word after 在 is any noun: 在富豪)
+        needs = needs or len(word) == 2 or reader.compound_word(word, known, freq, _SURNAMES)
+        return "" if needs else "name"
+    if kind == "place":
+        if freq.get(word, 0) >= _PLACE_WELL_KNOWN and known.get(word) == "ns":
+            return "name"  # 湖北, 上海: places everyone knows, whatever this text does
+        if (word in known or len(word) == 2) and not reader.place_evidence(word, text):
+            return ""
+    return "name"
 
 
 def _bare(name: str) -> str:
@@ -374,6 +441,8 @@ def _central_mentions(
     hint = 0
     for m in rx.finditer(text):
         surface = m.group()
+        if text[m.start() - 1 : m.start()] == "《" and text[m.end() : m.end() + 1] == "》":
+            continue  # 《阿Ｑ正传》 is the book, not its hero
         base = _bare(surface)
         hint = _sentence_of(sentences, m.start(), hint)
         out.append(

@@ -152,6 +152,11 @@ _PERSON_SUFFIX = (
     "氏",
     "儿",
 )
+# A one-character surname and one of these is "Mr Liu", "Madam Yang": a form of address that
+# names different people in different texts, never a page of its own (刘先生, 章氏, 杨女士).
+SURNAME_HONORIFIC = ("先生", "女士", "小姐", "君", "氏")
+# Common words that end like an organization (会) but name none.
+_NOT_ORG_ENDINGS = ("社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会")
 _EVENT_SUFFIX = ("运动", "革命", "战争", "起义", "事变", "事件", "会议", "惨案", "条约")
 _NAME_PREFIX = ("阿", "小", "老")
 # Kinship and role words: a form of address, not a name ("祖母", "四叔" alone are names only
@@ -162,6 +167,7 @@ KINSHIP = frozenset(
     嫂子 伯父 伯母 叔父 叔叔 婶婶 舅舅 姑妈 姨妈 侄子 外甥 孙子 主人 客人 老板 伙计 掌柜 东家
     太爷 老爷子 小孩 小孩子 小子 老子 娘子 夫人 女士 大哥 二哥 三哥 大姐 二姐 小弟 阿哥 阿姐
     老兄 老弟 老人 老人家 小东西 小家伙 先生们 太太们 母子 父子 兄弟 姊妹 夫妇 大家 皇帝 学者
+    曾孙 孙女 曾祖 祖宗 祖先 史官 书记 侏儒
     大员 大王 使女 官员 诸侯 百姓 读者 作者 青年 少年 学生 先生们 朋友 敌人 主子 奴才 奴隶""".split()
 )
 # After a name: what its bearer says or does.
@@ -178,11 +184,13 @@ _SPEECH = frozenset("说道曰问答笑想叫嚷喊")
 _PREDICATE_BEFORE = frozenset("很太最更极颇甚真好都也就便已还才又再不没未别莫")
 _PREDICATE_AFTER = frozenset("了着过地得")
 _PLACE_BEFORE = frozenset("在到往从至去回于住离赴进出")
+# What follows a place after 在/到/从: a direction, a time, a stay ("到北京去", "在上海时").
+_PLACE_FOLLOW = frozenset("去来时后前住以一做任读留念就边畔岸游见了到")
 # A name neither starts nor ends with a function word ("是赵太爷", "老栓也", "鲁镇的"), nor
 # holds a particle ("关了门").
 NOT_IN_NAME = frozenset("了着的地得")
 BAD_FIRST = frozenset(
-    "的了着是在和与给把被到从对向也都就便又还才我你他她它这那哪其但而且因所却只很不没一个"
+    "的了着是在和与给把被到从对向也都就便又还才我你他她它这那哪其但而且因所却只很不没一个某时"
 )
 BAD_LAST = frozenset(
     "的了着过是在和与也都就便又还才们说道想看来去上下里中呢吗吧啊呀么个一这那之曰以而人我你他她不到"
@@ -191,6 +199,7 @@ BAD_LAST = frozenset(
 _GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了是也都就")
 _HAN_RUN = re.compile(r"[\u3400-\u9fffA-ZＡ-Ｚ]+")
 _DICT_COMMON_FREQ = 50
+_DICT_VERY_COMMON = 5000
 MIN_CENTRAL = 3
 
 
@@ -200,6 +209,8 @@ def kind_by_suffix(name: str, weak: bool = True) -> str | None:
     :data:`_WEAK_PLACE_SUFFIX`), for a name of three characters or more."""
     if len(name) < 2 or "·" in name:
         return None  # 礼记·大学: a chapter of a book, 堂·吉诃德: a transliterated name
+    if name.endswith(_NOT_ORG_ENDINGS):
+        return None  # 改造社会, 社会科学's 社会: society, not a society
     for suffixes, kind in (
         (_WORK_SUFFIX, "work"),
         (_EVENT_SUFFIX, "event"),
@@ -261,7 +272,8 @@ def used_as_place(word: str, text: str) -> bool:
         end = start + len(word)
         after = text[end : end + 2]
         if (
-            before in _PLACE_BEFORE
+            # 到北京去, 在北京，: a verb after 去/从 goes on ("去巴结奉承", "从抚摩转成")
+            (before in _PLACE_BEFORE and (after[:1] in _PLACE_FOLLOW or not _is_han(after[:1])))
             or after[:1] in ("人", "省", "城", "县", "府")
             or after
             in (
@@ -272,6 +284,171 @@ def used_as_place(word: str, text: str) -> bool:
             return True
         start = text.find(word, end)
     return False
+
+
+# What a person's name meets in prose and a common word does not: a lifespan, a courtesy name or
+# a gloss in a note ("（1881—1936）", "（字子敬）", "，字豫才", "罗素（Ｂ．Ｒｕｓｓｅｌｌ）"), an
+# honorific ("先生", "君" but not 君子), authorship ("所著", "著《…》"), a list of people
+# ("叶圣陶等编"), classical quoting ("孟子曰"), a native place ("高长虹，山西盂县人，"), or what
+# the person was ("诗人拜伦").
+_PERSON_MARK = re.compile(
+    r"^(?:[（(](?:约|公元前|前|字|号|原名|本名)?\s*[\d？?〇一二三四五六七八九A-Za-zＡ-Ｚａ-ｚ]"
+    r"|[（(](?:字|号|原名|本名|笔名)|[，,](?:字|号|原名|又名|笔名|本名|别号)(?![为称召令])"
+    r"|先生|君(?![子主王臣])|氏|女士|教授|博士|所著|所作|所译|所编|[著译编作]《|等人|等编"
+    r"|等[创发主合]|曰|云[：:，,]"
+    r"|[，,](?:[^，,。；\n]{0,6}[省县州府镇乡村]|浙江|江苏|安徽|湖南|湖北|广东|广西|福建|江西|四川"
+    r"|河南|河北|山东|山西|陕西|甘肃|云南|贵州|直隶|北京|上海|天津|日本|俄国|英国|法国|德国|美国)"
+    r"[^，,。；\n]{0,4}人[，,。；）)]"
+    r")"
+)
+# Speech ("说", "道") is a verb's neighbour too ("他冷笑道"): it counts when the text makes the
+# word speak twice, with no pronoun or adverb before it.
+_SPEECH_MARK = re.compile(r"^[大高低冷又便就也忙连却才怒笑着声]{0,2}(?:说|道|问|答|嚷|喊)")
+_SUBJECT_BEFORE = frozenset("他她我你们很太最更极颇甚真好都也就便已还才又再不没未别莫正却来的")
+_PERSON_BEFORE_MARK = re.compile(
+    r"(?:诗人|作家|教授|博士|学者|皇帝|主簿|哲学家|文学家|小说家|画家|翻译家|批评家|思想家|"
+    r"史家|戏曲家|剧作家|儿子|女儿|孙子|孙女|孙女儿|侄儿|妻子|丈夫|哥哥|弟弟|姐姐|妹妹)$"
+)
+# A note line of the annotated edition: its marker, then the word it explains ("〔３〕　嫦娥　古代
+# 神话中人物"); ingest drops the inline markers and keeps the notes.
+_NOTE_HEAD = r"(?m)^(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])[ \t\u3000]*"
+_NOTE_END = r"(?=[ \t\u3000（(，,、：:]|$)"
+_PLACE_MARK = re.compile(r"^(?:[（(]今|[（(][A-Za-zＡ-Ｚａ-ｚ]|人[，。、）)])")
+
+
+def person_evidence(word: str, text: str) -> bool:
+    """Whether ``text`` uses ``word`` as a person's name (see :data:`_PERSON_MARK`): the evidence
+    a word the dictionary knows, or a two-character word, needs before it becomes a person's
+    page."""
+    speech = 0
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        after = text[end : end + 5]
+        before = text[start - 1] if start else ""
+        if _PERSON_MARK.match(after) or _PERSON_BEFORE_MARK.search(text[max(0, start - 3) : start]):
+            return True
+        if _SPEECH_MARK.match(after) and before not in _SUBJECT_BEFORE:
+            speech += 1
+            if speech >= 2:
+                return True
+        start = text.find(word, end)
+    return False
+
+
+# The first clause of a note that explains a person ("古代神话中人物", "孔丘的弟子", "姓卜名商").
+_PERSON_NOTE = re.compile(
+    r"人物|的人|人名|始祖|英雄|酋长|妃|弟子|儿子|女儿|妻子|父亲|母亲|[国省县州府]人|姓|建立者|皇帝|"
+    r"国王|诗人|作家|学者|思想家|政治家|军阀|[（(][^）)]*\d{3,4}|^即[\u4e00-\u9fff]{2,4}$"
+)
+
+
+def noted(word: str, text: str) -> bool:
+    """Whether a note of ``text`` explains ``word`` as a person: the note's head word is
+    ``word`` (see :data:`_NOTE_HEAD`) and its first clause says who it was (:data:`_PERSON_NOTE`:
+    "嫦娥　古代神话中人物"; not "钩拒　…兵器" or "内传　小说体传记的一种")."""
+    if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
+        return False
+    m = re.search(_NOTE_HEAD + re.escape(word) + _NOTE_END + r"([^。；\n]{0,60})", text)
+    return m is not None and _PERSON_NOTE.search(m.group(1).strip(" \t\u3000")) is not None
+
+
+def place_evidence(word: str, text: str) -> bool:
+    """Whether ``text`` uses ``word`` where a place goes (:func:`used_as_place`) or glosses it as
+    one ("长洲（今吴县）", "伦敦（London）")."""
+    if used_as_place(word, text):
+        return True
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _PLACE_MARK.match(text[end : end + 4]):
+            return True
+        start = text.find(word, end)
+    return False
+
+
+_NAME_DOT = frozenset("·・•‧")
+
+
+def fragment_of_longer(word: str, text: str) -> bool:
+    """Whether ``word`` is mostly a piece of one longer name in ``text``: it touches the dot of a
+    transliterated full name (亨利 of 亨利·福特), or one Han character sits next to it in most of
+    its occurrences (惠略夫 of 绥惠略夫, 雅各 of 雅各武莱夫)."""
+    lefts: Counter[str] = Counter()
+    rights: Counter[str] = Counter()
+    n = 0
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = text[start - 1] if start else ""
+        after = text[end] if end < len(text) else ""
+        if before in _NAME_DOT or after in _NAME_DOT:
+            return True
+        n += 1
+        lefts[before] += 1
+        rights[after] += 1
+        start = text.find(word, end)
+    if n < 2:
+        return False
+    for side, counts in ((0, lefts), (1, rights)):
+        ch, k = counts.most_common(1)[0]
+        if k >= 0.7 * n and _is_han(ch) and ch not in _BOUNDARY_BEFORE:
+            if side == 1 and (
+                _ACT_AFTER.match(ch) or ch in _PREDICATE_AFTER or ch in "之氏君人省县城府市路"
+            ):
+                continue  # 湖北省, 鲁迅氏: the name and what it is, not a longer name
+            if side == 0 and ch in _PLACE_BEFORE | _PREDICATE_BEFORE:
+                continue
+            return True
+    return False
+
+
+def _is_han(ch: str) -> bool:
+    return bool(ch) and "\u3400" <= ch <= "\u9fff"
+
+
+def compound_word(
+    word: str, known: dict[str, str], freq: dict[str, int], surnames: frozenset[str]
+) -> bool:
+    """A three-character word the dictionary can read as a word plus a character (古体+诗,
+    冷冰+冰, 宣传+品) or a character plus a common word (王+无道), or three surnames: a compound
+    noun or a phrase rather than a surname and a given name (叶圣陶, 罗家伦)."""
+    if len(word) != 3:
+        return False
+    head, tail = word[:2], word[1:]
+    if all(ch in surnames for ch in word):
+        return True  # 赵钱孙: the surname primer, not a name
+    return (
+        freq.get(head, 0) >= _DICT_COMMON_FREQ and not known.get(head, "").startswith("nr")
+    ) or (freq.get(tail, 0) >= _DICT_COMMON_FREQ and not known.get(tail, "").startswith("nr"))
+
+
+_ONE_CHAR_MIN = 10
+_ONE_CHAR_RARE = 1000  # a character that is a word this rarely in general use (羿, 禹, 舜)
+
+
+def _one_character_names(text: str, freq: dict[str, int]) -> dict[str, str]:
+    """One-character names of legend (羿, 禹, 舜): a character rare as a word in general use that
+    a story repeats at least :data:`_ONE_CHAR_MIN` times, mostly after a boundary, and makes
+    speak again and again (禹说, 羿道) — or act, when a note explains it (羿〔２〕)."""
+    counts = Counter(ch for ch in text if _is_han(ch))
+    out: dict[str, str] = {}
+    for ch, c in counts.items():
+        if c < _ONE_CHAR_MIN or freq.get(ch, 0) >= _ONE_CHAR_RARE or ch in BAD_FIRST:
+            continue
+        speaks = acts = bounded = 0
+        start = text.find(ch)
+        while start >= 0:
+            before = text[start - 1] if start else "\n"
+            if before in _BOUNDARY_BEFORE:
+                bounded += 1
+            if _ACT_AFTER.match(text[start + 1 : start + 5]):
+                acts += 1
+                speaks += text[start + 1 : start + 2] in _SPEECH
+            start = text.find(ch, start + 1)
+        if bounded >= 0.5 * c and (speaks >= 3 or (acts >= 5 and noted(ch, text))):
+            out[ch] = "person"
+    return out
 
 
 def central_names(
@@ -321,10 +498,16 @@ def central_names(
     out: dict[str, str] = {}
     for w, c in cands.items():
         person_suffix = w.endswith(_PERSON_SUFFIX) and len(w) > 2
+        if w[0] in surnames and any(
+            w.endswith(h) and len(w) == len(h) + 1 for h in SURNAME_HONORIFIC
+        ):
+            continue  # 刘先生, 章氏 (but 子君, 沛君 are given names)
         if w in KINSHIP or w[0] in BAD_FIRST or (w[-1] in BAD_LAST and not person_suffix):
             continue
-        if any(ch in NOT_IN_NAME for ch in w):
-            continue
+        if any(ch in NOT_IN_NAME for ch in w) or w.endswith("元年"):
+            continue  # 永平元年's 平元年: a year, not a name
+        if text.count(f"《{w}》") * 2 >= c:
+            continue  # 《何典》: a book, which its title marks say (the book route's)
         shape = name_shape(w, surnames)
         tag = dictionary.get(w)
         proper = tag is not None and tag.startswith(("nr", "ns", "nt", "nz"))
@@ -335,14 +518,32 @@ def central_names(
         right, right_n = rights[w].most_common(1)[0]
         alone = c - right_n if right and not _ACT_AFTER.match(right) and right_n < c else c
         strong = c >= 8 and acts[w] >= 0.25 * alone and bounded[w] >= 0.5 * c
+        # What the text says of the word: used as a person's name (墨子曰, 陈莲河先生), or
+        # explained by a note as a person ("嫦娥　古代神话中人物") — the evidence a
+        # common-looking word needs.
+        marked = person_evidence(w, text)
+        explained = not marked and bounded[w] >= 0.5 * c and noted(w, text)
+        marked = marked or explained
         if known_common:
             # only a noun or a name the text makes an actor and a speaker again and again
-            # (墨子说, 嫦娥道)
-            if not (tag == "n" or proper) or not (strong and acts[w] >= 0.3 * c):
+            # (墨子说, 嫦娥道), or names and keeps on the stage (女娲〔２〕 … 女娲炼石)
+            if not (tag == "n" or proper):
                 continue
-            if speaks[w] < 1 and acts[w] < 0.5 * c and (shape is None or kind_by_suffix(w) is None):
+            if tag == "n" and freq.get(w, 0) >= _DICT_VERY_COMMON:
+                continue  # 书记, 声音: words everyone uses, whatever a story makes them do
+            if tag is not None and tag.startswith("nr") and len(w) >= 3 and shape and noted(w, text):
+                out[w] = shape  # 姜太公: a name the dictionary knows, explained
+                continue  # by a note of this text
+            acting = strong and acts[w] >= 0.3 * c
+            if acting and speaks[w] < 1 and acts[w] < 0.5 * c and kind_by_suffix(w) is None:
+                acting = False
+            if not acting and not (marked and c >= 8 and bounded[w] >= 0.6 * c):
                 continue
-        elif shape is None and not strong:
+            if not proper and kind_by_suffix(w) is None and not marked:
+                continue  # 时候, 眼睛: acting words of the dictionary the text never names
+        elif shape is None and not strong and not (
+            explained or (marked and c >= 5 and bounded[w] >= 0.5 * c)
+        ):
             continue
         if (shape is None or kind_by_suffix(w) is None) and (
             (w[0] in _GLUE and freq.get(w[1:], 0) >= _DICT_COMMON_FREQ)
@@ -357,19 +558,25 @@ def central_names(
         if right_n > 0.7 * c and not _ACT_AFTER.match(right) and right not in _BOUNDARY_BEFORE:
             continue
         by_suffix = kind_by_suffix(w, weak=False) is not None or shape == "place"
-        if not by_suffix and not strong and (acts[w] < 2 or acts[w] < 0.1 * c):
+        if not by_suffix and not strong and not marked and (acts[w] < 2 or acts[w] < 0.1 * c):
             continue  # 黄缎子, 宁式床: a surname-shaped word nobody acts as
-        if by_suffix and acts[w] < 1 and bounded[w] < 0.3 * c:
+        placed = shape == "place" and place_evidence(w, text)  # 到静修庵, 从百草园
+        if by_suffix and acts[w] < 1 and bounded[w] < 0.3 * c and not placed:
             continue
-        if tag is not None and used_as_common_word(w, text) and not strong:
+        if tag is not None and used_as_common_word(w, text) and not strong and not placed:
             continue
         out[w] = shape or "person"
+    for ch in _one_character_names(text, freq):
+        out[ch] = "person"
+        counts[ch] = text.count(ch)  # so that 禹太太 (a tenth of them) does not swallow 禹
     # 阿Ｑ正, 阿Ｑ本: a much more frequent name with one character more is a fragment
     for w in list(out):
         if kind_by_suffix(w) is None and any(
-            p in out and counts[p] >= 3 * counts[w] for p in (w[:-1], w[1:]) if len(p) >= 2
+            p in out and counts[p] >= 3 * counts[w]
+            for p in (w[:-1], w[1:], w[:-2], w[2:])
+            if len(p) >= 2
         ):
-            del out[w]
+            del out[w]  # and 阿Ｑ没有: two characters more
     # Keep the longest of nested names that are mostly the same occurrences (七斤嫂 vs 七斤:
     # both stay when 七斤 also stands alone often).
     for w in sorted(out, key=len, reverse=True):

@@ -167,6 +167,7 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
     cand_surface: dict[tuple[str, str], int] = {}
     cand_kind: dict[tuple[str, str], int] = {}
     central: set[str] = set()  # names a document is about (a story's characters)
+    evidenced: set[str] = set()  # names some document shows used as names (not only weak)
     # Resolution of a candidate key that is not an entity depends on the document only through
     # ``present`` and ``titled`` (see _resolve_short); memoise the rest per key.
     short_memo: dict[str, tuple[str, str | None]] = {}
@@ -194,14 +195,16 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
                         key = target
                     elif m.surface.split(" ", 1)[0].rstrip(".").casefold() in honorifics:
                         key = target
-            if key in blocked or len(key) < 2:
-                continue
+            if key in blocked or (len(key) < 2 and not (m.central and ents._has_han(key))):
+                continue  # one letter is no name; one Han character is when central (羿, 禹)
             if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:
                 continue  # "also known as Bloody Moon" where that title is another entity
             out.append((key, m))
             if key not in entities:
                 if m.central:
                     central.add(key)
+                if not m.weak:
+                    evidenced.add(key)
                 pair = (key, m.surface)
                 cand_surface[pair] = cand_surface.get(pair, 0) + 1
                 if m.kind:
@@ -211,7 +214,11 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
                     df[key] = df.get(key, 0) + 1
                     seen.add(key)
         resolved[doc_id] = out
-    chosen = {k for k, n in df.items() if (n >= MIN_DF or k in central) and k not in entities}
+    chosen = {
+        k
+        for k, n in df.items()
+        if (n >= MIN_DF or k in central) and k in evidenced and k not in entities
+    }
     best_surface = _best(cand_surface, chosen)
     kinds = _kinds(cand_kind, chosen)
     for key in sorted(chosen):

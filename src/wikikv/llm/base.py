@@ -60,7 +60,9 @@ class SentenceSpan(msgspec.Struct, frozen=True, array_like=True):
 class MentionOut(msgspec.Struct, frozen=True, array_like=True):
     """A name in a document: its folded key, the surface, a kind guess, the sentence index and
     the surface's character offsets in the stored text. ``central``: the document is about this
-    name (a character of the story), so it deserves a page even if no other document names it."""
+    name (a character of the story), so it deserves a page even if no other document names it.
+    ``weak``: nothing in this document shows the word is used as a name (a dictionary word);
+    a page needs at least one mention that is not weak."""
 
     key: str
     surface: str
@@ -69,6 +71,7 @@ class MentionOut(msgspec.Struct, frozen=True, array_like=True):
     start: int
     end: int
     central: bool = False
+    weak: bool = False
 
 
 class GroundedFact(msgspec.Struct, frozen=True, array_like=True):

@@ -242,7 +242,8 @@ class ExtractiveProvider:
                 doc.text, sents, self.gazetteer, doc.title, about_kind == "person"
             )
         mentions = [
-            MentionOut(m.key, m.surface, m.kind, m.sent, m.start, m.end, m.central) for m in found
+            MentionOut(m.key, m.surface, m.kind, m.sent, m.start, m.end, m.central, m.weak)
+            for m in found
         ]
         return EntitiesOut(about_kind=about_kind, mentions=mentions)
 

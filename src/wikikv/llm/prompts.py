@@ -334,7 +334,7 @@ ROLES: dict[str, RolePrompt] = {
     ),
     "page": RolePrompt(
         role="page",
-        version="2",
+        version="3",
         system=_CURATOR,
         instructions=(
             "Compile the one document below into wiki updates. List the entities it is "
@@ -349,7 +349,11 @@ ROLES: dict[str, RolePrompt] = {
             "Entities are what a reader would look up: a character the document is about is "
             "an entity even if no other document names it (a name repeated as the one who "
             "speaks and acts, a kinship or honorific form such as 嫂, 老爷, 先生, 老太); a "
-            "common word is never an entity because it is capitalized or looks like a name. "
+            "common word is never an entity because it is capitalized or looks like a name, "
+            "and a word in general use (叶子, 时候, 冷笑) is one only where the text uses it as a "
+            "name (it speaks, a lifespan or courtesy name follows it, 先生 or 君 after it). A "
+            "surname with 先生, 氏 or 君 (刘先生, 章氏) is a form of address, not an entity; a "
+            "piece of a longer name (亨利 of 亨利·福特) is not an entity. "
             "The type follows the name's ending when it has one (镇, 庄, 村, 城, 祠, 庵, 酒店: "
             "a place; 社, 大学, 书局, 党: an organization) and never guesses: when the kind is "
             "unclear, leave the entity in the fallback dimension. Keep a transliterated "
