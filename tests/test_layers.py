@@ -49,10 +49,6 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 
 # (importer prefix, imported prefix) -> who removes it, and why it is still here.
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    # llm15 (issue 14 item 6): llm/ imports neither compile nor store (the call cache behind a
-    # small storage protocol; the LLM compile path moves out of llm/).
-    ("wikikv.llm.compile_llm", "wikikv.compile"): "llm15: llm/ imports neither compile nor store",
-    ("wikikv.llm.callcache", "wikikv.store"): "llm15: llm/ imports neither compile nor store",
     # q8c (issue 14 item 6): one text-analysis package; the jieba entity tagging of
     # llm/extractive.py moves there with compile/entities*.py.
     ("wikikv.llm.extractive", "wikikv.compile"): "q8c: entity detection in one text package",

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from wikikv.llm.callcache import (
-    BackendCacheStorage,
     CacheStorage,
     CallCache,
     MemoryCacheStorage,
@@ -17,6 +16,7 @@ from wikikv.llm.callcache import (
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.prompts import build_request, render_messages
 from wikikv.llm.types import ChatMessage, RoleRequest, Usage
+from wikikv.store.callcache_storage import BackendCacheStorage
 from wikikv.store.keys import KBKeys
 from wikikv.store.store import Store, open_store
 from wikikv.testing.llm_server import ScriptedLLMServer, schema_invalid

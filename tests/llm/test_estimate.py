@@ -41,7 +41,13 @@ def test_estimate_build_counts_calls_tokens_cost_and_time() -> None:
     prices = Prices(prompt_per_1k=1.0, completion_per_1k=2.0)
     est = estimate_build([500, 500, 2500], prices=prices, concurrency=1, settings=cfg)
     assert est.documents == 3
-    assert est.calls == 2 + 3 + 2  # two short docs, one doc in three chunks, two cold-start calls
+    roles = est.by_role
+    assert roles["page"].calls == 2 + 3  # two short docs, one doc in three chunks
+    assert roles["descriptor"].calls == roles["schema"].calls == 1  # the cold start
+    assert roles["section"].calls == 6  # one per dimension (no dimension overflows)
+    assert roles["corpus"].calls == 1
+    assert est.calls == sum(r.calls for r in roles.values())
+    assert est.prompt_tokens == sum(r.prompt_tokens for r in roles.values())
     assert est.prompt_tokens > 3500
     assert est.completion_tokens > 0
     assert est.cost == pytest.approx(est.prompt_tokens / 1000 + 2 * est.completion_tokens / 1000)
@@ -54,13 +60,18 @@ def test_estimate_build_counts_calls_tokens_cost_and_time() -> None:
 def test_estimate_build_scales_and_counts_cached_calls() -> None:
     small = estimate_build([300] * 10)
     large = estimate_build([300] * 100)
-    assert large.calls == 102
+    assert large.by_role["page"].calls == 100
     per_doc = (large.prompt_tokens - small.prompt_tokens) / 90
     assert per_doc > 300  # the document itself plus the prompt around it
     cached = estimate_build([300] * 100, cached=60)
-    assert cached.calls == 42
+    assert cached.by_role["page"].calls == 40
+    assert cached.calls == large.calls - 60
     assert cached.prompt_tokens < large.prompt_tokens
     assert estimate_build([]).calls == 0
+    big = estimate_build([300] * 1000)  # 1,500 pages: the largest dimension is routed
+    assert big.by_role["section"].calls == 6 + 103  # 1,850 pages in routing groups of 18
+    exact = estimate_build([300] * 3, page_prompts=[1000, 1100, 1200])
+    assert exact.by_role["page"].prompt_tokens == 3300
 
 
 def test_document_tokens() -> None:

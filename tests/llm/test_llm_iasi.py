@@ -10,10 +10,10 @@ import pytest
 from wikikv.compile import entities as ents
 from wikikv.compile import state
 from wikikv.compile.ingest import Document
+from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
 from wikikv.errors import LLMOutputError
 from wikikv.llm.base import Descriptor
-from wikikv.llm.compile_llm import LLMCompileProvider
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.scaffold import KINDS, scaffold_problems
 from wikikv.store.store import open_store

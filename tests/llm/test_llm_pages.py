@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
-from wikikv.llm.compile_llm import LLMCompileProvider
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store
@@ -17,7 +17,7 @@ from wikikv.testing.llm_server import (
     Reply,
     ScriptedLLMServer,
     auto_reply,
-    good_json,
+    counted_json,
 )
 
 Factory = Callable[..., OpenAICompatProvider]
@@ -79,7 +79,7 @@ def scripted(request: RecordedRequest) -> Reply:
     schema = request.schema or {}
     if "key_facts" in schema.get("properties", {}):
         text = request.documents[0][1]
-        return good_json(PAGES["holmes" if text.startswith("Sherlock") else "doyle"])
+        return counted_json(request, PAGES["holmes" if text.startswith("Sherlock") else "doyle"])
     return auto_reply(request)
 
 

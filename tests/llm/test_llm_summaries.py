@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.llm.test_llm_pages import scripted, write_corpus
+from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
 from wikikv.compile.summaries import SYNTHESIS_BOUND, synthesized_share
-from wikikv.llm.compile_llm import LLMCompileProvider
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.query.ops import drill_down
 from wikikv.store.records import DirRecord

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
-from wikikv.llm.compile_llm import LLMCompileProvider
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.prompts import CONSTRAINT_POLICY, DATA_POLICY
 from wikikv.quality import errorbook as eb

@@ -16,7 +16,17 @@ from typing import Any
 
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.ingest import read_corpus
-from wikikv.llm.estimate import BuildEstimate, Prices, document_tokens, estimate_build
+from wikikv.compile.schema import SAMPLE_SIZE, sample_documents
+from wikikv.llm.base import DocInput
+from wikikv.llm.estimate import (
+    BuildEstimate,
+    Prices,
+    document_tokens,
+    estimate_build,
+    estimate_request_tokens,
+    estimate_tokens,
+)
+from wikikv.llm.page_prompt import SAMPLE_CHARS, page_request
 
 
 @dataclass
@@ -59,6 +69,13 @@ class DryRun:
             ("total tokens", f"{e.total_tokens:,}"),
             ("cost", f"{e.cost:.4f}"),
             ("time (LLM, concurrency " + str(self.concurrency) + ")", _duration(e.seconds)),
+        ] + [
+            (
+                f"  {name}",
+                f"{r.calls:,} calls, {r.prompt_tokens + r.completion_tokens:,} tokens, "
+                f"cost {r.cost:.4f}",
+            )
+            for name, r in e.by_role.items()
         ]
 
 
@@ -91,8 +108,20 @@ def dry_run(
             seconds=0.0,
         )
     else:
+        # the page prompts exactly as the provider renders them (on a first build: no existing
+        # pages yet, no Error Book constraints)
+        prompts = [estimate_request_tokens(page_request(d.id, d.title, d.text)) for d in kept]
+        inputs = [DocInput(d.id, d.title, d.text, d.lang, d.group) for d in kept]
+        sample = sample_documents(inputs, SAMPLE_SIZE)
+        sample_tokens = sum(
+            estimate_tokens(f"{d.title}\n{d.text[:SAMPLE_CHARS]}") + 12 for d in sample
+        )
         estimate = estimate_build(
-            document_tokens(d.text for d in kept), prices=prices, concurrency=concurrency
+            document_tokens(d.text for d in kept),
+            prices=prices,
+            concurrency=concurrency,
+            page_prompts=prompts,
+            sample_tokens=sample_tokens,
         )
     return DryRun(
         corpus=str(corpus),

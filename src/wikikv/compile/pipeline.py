@@ -668,7 +668,7 @@ class Compiler:
 
     def _erase_cache(self, ids: set[str]) -> None:
         try:
-            from wikikv.llm.callcache import BackendCacheStorage
+            from wikikv.store.callcache_storage import BackendCacheStorage
         except ImportError:  # pragma: no cover - the cache module ships with the package
             return
         BackendCacheStorage.for_kb(self.kb).erase_documents(sorted(ids))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wikikv.compile.ingest import Document
-from wikikv.llm.compile_llm import ExistingPage
+from wikikv.llm.page_prompt import ExistingPage
 from wikikv.store.kb import KnowledgeBase
 
 K = 5

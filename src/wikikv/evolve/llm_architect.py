@@ -112,8 +112,9 @@ def make_architect(
 def from_env(kb: Any) -> Callable[[DimView, str], RoutingPlan | None]:
     """The Architect oracle of the provider configured in the environment (cached in the kb)."""
     from wikikv.compile import state
-    from wikikv.llm.callcache import BackendCacheStorage, CallCache
+    from wikikv.llm.callcache import CallCache
     from wikikv.llm.openai_compat import OpenAICompatProvider
+    from wikikv.store.callcache_storage import BackendCacheStorage
 
     http = OpenAICompatProvider.from_env(cache=CallCache(BackendCacheStorage.for_kb(kb)))
     docs = state.load_docs(kb)

@@ -5,13 +5,10 @@ any change to the model, the prompt, the document text or the schema misses. Eve
 records the ids of the documents its prompt was made from, in an index from document id to cache
 keys: erasing a document (``remove``) deletes every response made from it — erasure means erased.
 
-Storage is pluggable: :class:`MemoryCacheStorage` for tests and one-off runs, and
-:class:`BackendCacheStorage`, which keeps entries in a kb's reserved ``C`` keyspace::
-
-    <kb>\\0 C r <64 hex key>                      → JSON {result, usage, model, prompt_version}
-    <kb>\\0 C d <doc id UTF-8> \\0 <64 hex key>    → b"" (erasure index)
-
-It is written with plain backend batches (so it never appears in ls, prefix or fsck walks).
+Storage is pluggable behind the small :class:`CacheStorage` protocol: :class:`MemoryCacheStorage`
+for tests and one-off runs, and :class:`wikikv.store.callcache_storage.BackendCacheStorage`,
+which keeps entries in a kb's reserved ``C`` keyspace (this package imports neither the store
+nor the compiler).
 """
 
 from __future__ import annotations
@@ -21,15 +18,9 @@ import json
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from wikikv.llm.types import ChatMessage, JSONObject, Usage
-from wikikv.store.backends.base import prefix_end
-
-if TYPE_CHECKING:
-    from wikikv.store.backends.base import Backend
-
-_ERASE_BATCH = 256
 
 
 def cache_key(
@@ -90,59 +81,6 @@ class MemoryCacheStorage:
     def count(self) -> int:
         with self._lock:
             return len(self._values)
-
-
-class BackendCacheStorage:
-    """Storage in a kb's ``C`` keyspace of a WikiKV backend (shared by every process that opens
-    the store, and erased with the kb)."""
-
-    def __init__(self, backend: Backend, kb: str) -> None:
-        from wikikv.store.keys import KBKeys
-
-        self.backend = backend
-        base = KBKeys(kb).space("C")
-        self._resp = base + b"r"
-        self._doc = base + b"d"
-
-    @classmethod
-    def for_kb(cls, kb: Any) -> BackendCacheStorage:
-        """Storage for an open :class:`~wikikv.store.kb.KnowledgeBase`."""
-        return cls(kb.backend, kb.name)
-
-    def _doc_prefix(self, doc_id: str) -> bytes:
-        return self._doc + doc_id.encode("utf-8") + b"\x00"
-
-    def load(self, key: str) -> bytes | None:
-        item = self.backend.get(self._resp + key.encode("ascii"))
-        return None if item is None else item.value
-
-    def save(self, key: str, value: bytes, doc_ids: Sequence[str]) -> None:
-        from wikikv.store.backends.base import Put
-
-        ops = [Put(self._resp + key.encode("ascii"), value)]
-        ops += [Put(self._doc_prefix(d) + key.encode("ascii"), b"") for d in doc_ids]
-        self.backend.batch(ops)
-
-    def erase_documents(self, doc_ids: Iterable[str]) -> int:
-        from wikikv.store.backends.base import Delete
-
-        deleted = 0
-        for doc_id in doc_ids:
-            start = self._doc_prefix(doc_id)
-            index_keys = [k for k, _ in self.backend.scan(start, prefix_end(start))]
-            for i in range(0, len(index_keys), _ERASE_BATCH):
-                chunk = index_keys[i : i + _ERASE_BATCH]
-                resp_keys = [self._resp + k[len(start) :] for k in chunk]
-                present = self.backend.get_many(resp_keys)
-                deleted += sum(1 for item in present if item is not None)
-                ops = [Delete(k) for k in chunk] + [
-                    Delete(k) for k, item in zip(resp_keys, present, strict=True) if item
-                ]
-                self.backend.batch(ops)
-        return deleted
-
-    def count(self) -> int:
-        return sum(1 for _ in self.backend.scan(self._resp, prefix_end(self._resp)))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,10 @@ page            compile one document: its summary, the entities it is about / me
                 key facts each with an exact quote from the document, related-page links
 needs_deeper    NeedsDeeper: does this page answer the query, or must nav expand further
 answer          a cited answer from evidence passages
-route           direct-answer vote: does this one compiled page answer the question by itself
+tie_break       direct-answer vote: of the page the question names and the search's first,
+                which one answers by itself (asked only when the two differ)
+section         a section (directory) summary made of its pages' summaries
+corpus          the corpus summary: claims, each citing the pages it rests on
 verify_fact     Error Book: does the cited source passage support this key fact
 contradiction   Error Book: do two linked pages give incompatible values for one attribute
 agent           system prompt of the tool-using agent (wiki_search / wiki_read)
@@ -214,13 +217,6 @@ NEEDS_DEEPER_SCHEMA = _obj(
     }
 )
 
-ROUTE_SCHEMA = _obj(
-    {
-        "answers_question": {"type": "boolean"},
-        "reason": _str(300),
-    }
-)
-
 TIE_BREAK_SCHEMA = _obj(
     {
         "choice": _str(600, 1, "the id of the page that answers, or 'neither'"),
@@ -380,21 +376,6 @@ ROLES: dict[str, RolePrompt] = {
         ),
         schema=NEEDS_DEEPER_SCHEMA,
         max_output_tokens=300,
-    ),
-    "route": RolePrompt(
-        role="route",
-        version="1",
-        system=(
-            "You decide whether one compiled wiki page, by itself, answers a question, so "
-            "that the page can be returned as the answer without further search."
-        ),
-        instructions=(
-            "The context block 'query' holds the question and the document is the page (its "
-            "title, summary and key facts). Set answers_question=true only if the page is "
-            "about what the question asks and contains the answer."
-        ),
-        schema=ROUTE_SCHEMA,
-        max_output_tokens=200,
     ),
     "tie_break": RolePrompt(
         role="tie_break",

@@ -3,7 +3,9 @@
 :func:`model_reply` answers each role the way a capable model would, deterministically, from the
 request's own data blocks — and, like a real model, it is not always right: every
 ``INVENT_EVERY``-th key fact carries a quote that is not in the document (a paraphrase with a
-made-up detail), so grounding has something to drop. The benchmark (``wikikv bench llm``) and
+made-up detail), so grounding has something to drop, and the corpus summary carries one claim
+citing a page it was not given. Section summaries join the pages' summaries with a few words of
+its own (a small synthesized share). The benchmark (``wikikv bench llm``) and
 the LLM-mode tests run on it; it says nothing about how accurate a real model's answers are.
 """
 
@@ -15,8 +17,8 @@ from wikikv.testing.llm_server import (
     JSON,
     RecordedRequest,
     Reply,
-    _answer,
     auto_reply,
+    counted_json,
     role_of,
 )
 
@@ -102,5 +104,16 @@ def model_reply(request: RecordedRequest) -> Reply:
         ctx = contexts(request)
         dim = schema["properties"]["entities"]["items"]["properties"]["dimension"]
         allowed = list(dim.get("enum") or ["topic"])
-        return _answer(request, page_answer(ctx.get("title", ""), docs[0][1], allowed))
+        return counted_json(request, page_answer(ctx.get("title", ""), docs[0][1], allowed))
+    if role == "section" and docs:
+        used = docs[:3]
+        summary = "This section covers " + "; ".join(t for _, t in used)
+        return counted_json(request, {"summary": summary[:600], "sources": [i for i, _ in used]})
+    if role == "corpus" and docs:
+        claims: list[JSON] = [
+            {"text": t.split(": ", 1)[-1][:300], "sources": [i]} for i, t in docs[:6]
+        ]
+        # like a real model, one claim cites a page it was not given: the check drops it
+        claims.append({"text": "The corpus also covers other subjects.", "sources": ["/invented"]})
+        return counted_json(request, {"claims": claims})
     return auto_reply(request)

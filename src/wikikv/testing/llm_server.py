@@ -262,7 +262,6 @@ _ROLE_MARKERS: tuple[tuple[str, set[str]], ...] = (
     ("schema", {"dimensions"}),
     ("descriptor", {"about", "audience"}),
     ("needs_deeper", {"needs_deeper"}),
-    ("route", {"answers_question"}),
     ("tie_break", {"choice"}),
     ("section", {"summary", "sources"}),
     ("corpus", {"claims"}),
@@ -296,7 +295,8 @@ def _scaffold(schema: Mapping[str, Any]) -> JSON:
     }
 
 
-def _answer(request: RecordedRequest, value: Any) -> Reply:
+def counted_json(request: RecordedRequest, value: Any) -> Reply:
+    """A good answer ``value`` with the usage a real server would report for ``request``."""
     content = json.dumps(value, ensure_ascii=False)
     # token counts as a real server would report them (estimated), so per-document token
     # numbers of a build against this server are meaningful
@@ -313,8 +313,8 @@ def auto_reply(request: RecordedRequest) -> Reply:
     if schema is None:
         return Reply(body=completion("ok", usage=_usage()))
     if role_of(schema) == "schema":
-        return _answer(request, _scaffold(schema))
-    return _answer(request, _fill(schema, "", doc))
+        return counted_json(request, _scaffold(schema))
+    return counted_json(request, _fill(schema, "", doc))
 
 
 SCENARIOS: dict[str, Callable[[RecordedRequest], Reply]] = {

@@ -32,10 +32,11 @@ def _provider(llm: str, kb: Any, max_tokens: int | None, max_cost: float | None)
         from wikikv.llm.extractive import ExtractiveProvider
 
         return ExtractiveProvider()
-    from wikikv.llm.callcache import BackendCacheStorage, CallCache
-    from wikikv.llm.compile_llm import LLMCompileProvider
+    from wikikv.compile.llm_provider import LLMCompileProvider
+    from wikikv.llm.callcache import CallCache
     from wikikv.llm.estimate import TokenBudget
     from wikikv.llm.openai_compat import OpenAICompatProvider
+    from wikikv.store.callcache_storage import BackendCacheStorage
 
     # Responses are cached in the kb itself, so a rerun makes no call and `remove` erases them.
     http = OpenAICompatProvider.from_env(
@@ -138,14 +139,15 @@ def _run(
     else:
         kb = open_kb(store_url, kb_name)
     kb.lease_wait, kb.lease_countdown = wait, _lease_countdown
+    provider = _provider(llm, kb, max_tokens, max_cost)
     with _progress(not as_json) as progress:
-        compiler = Compiler(
-            kb,
-            _provider(llm, kb, max_tokens, max_cost),
-            CompileOptions(fast_zh=fast_zh),
-            progress=progress,
-        )
-        report = job(compiler)
+        compiler = Compiler(kb, provider, CompileOptions(fast_zh=fast_zh), progress=progress)
+        try:
+            report = job(compiler)
+        finally:
+            close = getattr(getattr(provider, "llm", None), "close", None)
+            if close is not None:
+                close()  # the HTTP client's connections
         usage = compiler.provider.usage()
         report.llm = usage.to_dict()
         by_role = getattr(compiler.provider, "usage_by_role", None)

@@ -13,6 +13,7 @@ BENCH_COMMANDS: dict[str, tuple[str, str]] = {
     "compile": ("wikikv.bench.commands.compile", "compile_bench"),
     "errorbook": ("wikikv.bench.commands.errorbook", "errorbook_cmd"),
     "evolve": ("wikikv.bench.commands.evolve", "bench_evolve"),
+    "llm": ("wikikv.bench.commands.llm", "llm_cmd"),
     "quality": ("wikikv.bench.commands.quality", "quality_cmd"),
     "retrieval": ("wikikv.bench.commands.retrieval", "retrieval_cmd"),
     "scaleout": ("wikikv.bench.commands.scaleout", "scaleout"),

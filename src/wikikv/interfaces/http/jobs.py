@@ -89,9 +89,10 @@ def _provider(llm: str, kb: KnowledgeBase) -> Any:
         from wikikv.llm.extractive import ExtractiveProvider
 
         return ExtractiveProvider()
-    from wikikv.llm.callcache import BackendCacheStorage, CallCache
-    from wikikv.llm.compile_llm import LLMCompileProvider
+    from wikikv.compile.llm_provider import LLMCompileProvider
+    from wikikv.llm.callcache import CallCache
     from wikikv.llm.openai_compat import OpenAICompatProvider
+    from wikikv.store.callcache_storage import BackendCacheStorage
 
     return LLMCompileProvider(
         OpenAICompatProvider.from_env(cache=CallCache(BackendCacheStorage.for_kb(kb)))

@@ -1,17 +1,21 @@
-"""The compile pipeline's provider (:class:`~wikikv.llm.base.CompileProvider`) backed by an LLM.
+"""The compile pipeline's provider (:class:`~wikikv.llm.base.CompileProvider`) backed by an LLM
+(it lives with the compiler: it builds on the extractive analysis, and llm/ imports no compiler).
 
-The judgment roles ask the model through role calls (:mod:`wikikv.llm.prompts`):
+The roles ask the model through role calls (:mod:`wikikv.llm.prompts`; see docs/llm.md):
 
-* ``descriptor`` — the ``descriptor`` role on the sample (statistics given as a context block);
-* ``entities`` — the ``page`` role: the model names the entities of the document, their kinds
-  (constrained to the pipeline's kinds) and aliases; every occurrence of a name or alias in the
-  stored text becomes a mention with exact offsets, merged with the extractive mentions so the
-  corpus gazetteer's links are never lost;
-* ``needs_deeper`` and ``answer`` — the roles of the same names.
+* ``descriptor`` and ``schema`` — IASI: the descriptor from the sample's texts, then the
+  scaffold, checked against the fan-out and depth bounds and sent back once with its problems
+  (:mod:`wikikv.llm.scaffold`);
+* ``entities`` — the ``page`` role, with SelectPages' existing pages (:meth:`use_existing`) and
+  the open Error Book constraints in the prompt: the model's names become mentions at every
+  exact occurrence in the stored text (merged with the extractive mentions so the corpus
+  gazetteer's links are never lost), and the rest of its answer is grounded
+  (:mod:`wikikv.llm.grounding`) into ``EntitiesOut.page``;
+* ``needs_deeper``, ``answer``, ``section_summary``, ``corpus_summary`` — the query-time and
+  summary roles of :mod:`wikikv.llm.query_roles`.
 
-The structural roles stay extractive, because their output must meet bounds by construction:
-``schema`` (one dimension per entity kind, within the fan-out bound) and ``digest`` (ranked
-sentences with exact offsets).
+``digest`` stays extractive (ranked sentences with exact offsets). Calls are accounted per role
+(:meth:`usage_by_role`) and per document (:meth:`usage_by_document`).
 
 A model answer that stays malformed after the provider's retries raises
 :class:`~wikikv.errors.LLMOutputError` (the pipeline reports the document and writes nothing for
@@ -22,14 +26,11 @@ in ``failures``. Providers hold HTTP clients and locks: run LLM builds on thread
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-
-import msgspec
 
 from wikikv.compile import entities as ents
 from wikikv.config import FANOUT_BOUND, MAX_DEPTH
@@ -46,46 +47,19 @@ from wikikv.llm.base import (
 )
 from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.llm.grounding import ground_page
-from wikikv.llm.prompts import PAGE_SCHEMA, ROLES, SCHEMA_SCHEMA, build_request
-from wikikv.llm.scaffold import KINDS, scaffold_problems, to_scaffold
+from wikikv.llm.page_prompt import (
+    SAMPLE_CHARS,
+    ExistingPage,
+    kinds_block,
+    page_request,
+    scaffold_schema,
+)
+from wikikv.llm.prompts import ROLES, build_request
+from wikikv.llm.scaffold import scaffold_problems, to_scaffold
 from wikikv.llm.types import JSONObject, Provider, RoleRequest, Usage
 
 if TYPE_CHECKING:
     from wikikv.llm.openai_compat import RoleResult
-
-KIND_HELP = {
-    "person": "people and characters",
-    "place": "places: cities, regions, countries, landmarks",
-    "org": "organizations: companies, schools, parties, bands, journals",
-    "work": "creative works: books, essays, films, albums, songs",
-    "event": "events: battles, wars, movements, elections, festivals",
-    "topic": "anything else: concepts, terms, other named things",
-}
-SAMPLE_CHARS = 2000
-
-
-class ExistingPage(msgspec.Struct, frozen=True):
-    """A page SelectPages offers the page role: its path, title and one-line summary."""
-
-    path: str
-    title: str
-    summary: str
-
-
-def _page_schema() -> JSONObject:
-    """The page schema with each entity's dimension constrained to the pipeline's kinds."""
-    schema = copy.deepcopy(PAGE_SCHEMA)
-    entity = schema["properties"]["entities"]["items"]
-    entity["properties"]["dimension"] = {"type": "string", "enum": list(ents.KINDS)}
-    return schema
-
-
-def _scaffold_schema() -> JSONObject:
-    """The schema role's answer schema with entity types constrained to the pipeline's kinds."""
-    schema = copy.deepcopy(SCHEMA_SCHEMA)
-    dim = schema["properties"]["dimensions"]["items"]
-    dim["properties"]["entity_types"]["items"] = {"type": "string", "enum": list(KINDS)}
-    return schema
 
 
 class LLMCompileProvider(ExtractiveProvider):
@@ -111,7 +85,6 @@ class LLMCompileProvider(ExtractiveProvider):
         self.name = llm.name
         self.prompt_version = ROLES["page"].full_version
         self.max_doc_chars = max_doc_chars
-        self._schema = _page_schema()
         self._usage = Usage()
         self._lock = threading.Lock()
         self._ready: dict[tuple[str, str], JSONObject] = {}
@@ -119,7 +92,6 @@ class LLMCompileProvider(ExtractiveProvider):
         self._by_doc: dict[str, Usage] = {}
         self._existing: dict[str, list[ExistingPage]] = {}
         self._sample: list[DocInput] = []
-        self._scaffold_schema = _scaffold_schema()
         # The open Error Book rules, set by the pipeline before each sync (wikikv.quality).
         self.constraints: list[str] = []
 
@@ -159,22 +131,9 @@ class LLMCompileProvider(ExtractiveProvider):
     def _page_request(self, doc: DocInput) -> RoleRequest:
         with self._lock:
             existing = self._existing.get(doc.id, [])
-        context = {
-            "title": doc.title,
-            "dimensions": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
-        }
-        if existing:
-            context["existing_pages"] = "\n".join(
-                f"{p.path} | {p.title} | {p.summary}" for p in existing
-            )
-        request = build_request(
-            "page",
-            [doc.text[: self.max_doc_chars]],
-            [doc.id],
-            context=context,
-            constraints=self.constraints,
+        return page_request(
+            doc.id, doc.title, doc.text, existing, self.constraints, self.max_doc_chars
         )
-        return dataclasses.replace(request, schema=self._schema)
 
     def prefetch(self, docs: Sequence[DocInput]) -> dict[str, WikiKVError]:
         """Run the page calls of ``docs`` concurrently (the LLM provider's ``map_concurrent``
@@ -256,7 +215,7 @@ class LLMCompileProvider(ExtractiveProvider):
         }
         context = {
             "descriptor": json.dumps(about, ensure_ascii=False),
-            "entity_types": "\n".join(f"{k}: {v}" for k, v in KIND_HELP.items()),
+            "entity_types": kinds_block(),
         }
         sample = self._sample
         problems: list[str] = []
@@ -272,7 +231,7 @@ class LLMCompileProvider(ExtractiveProvider):
                 context=context,
                 params={"max_dimensions": max(1, fanout - 1)},
             )
-            value = self._call(dataclasses.replace(request, schema=self._scaffold_schema))
+            value = self._call(dataclasses.replace(request, schema=scaffold_schema()))
             problems = scaffold_problems(value, fanout, max_depth)
             if not problems:
                 return to_scaffold(value)
