@@ -49,7 +49,9 @@ def test_llm_dry_run_estimates_calls_tokens_cost_and_time(tmp_path: Path) -> Non
     assert est.issues + sum(est.dropped.values()) == 1  # the empty one is not compiled
     e = est.estimate
     assert e.documents == 5
-    assert e.calls == 5 + 2  # one page call per document plus descriptor and schema
+    # one page call per document, descriptor and schema, a summary per dimension, the corpus's
+    assert e.by_role["page"].calls == 5
+    assert e.calls == 5 + 2 + 6 + 1
     assert e.prompt_tokens > 5 * 400
     assert e.completion_tokens > 0
     assert e.cost == pytest.approx((e.prompt_tokens * 1.0 + e.completion_tokens * 2.0) / 1000)
