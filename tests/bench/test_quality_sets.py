@@ -107,13 +107,14 @@ def test_targets_need_five_points_over_bm25_in_every_bucket() -> None:
     result = {
         "entities": {"recall": 0.95},
         "labelled_sample": {"skipped": "none"},
-        "fact_coverage": 0.7,
+        "mention_coverage": {"coverage": 0.7},
         "luxun_nav": {"buckets": buckets},
     }
     got = targets(result)
     assert got["single: nav R@5 >= BM25 R@5 + 0.05"] is True
     assert got["multi: nav R@5 >= BM25 R@5 + 0.05"] is False
     assert got["precision (b) >= 0.90"] is None
+    assert got["mention (fact) coverage >= 0.60"] is True
 
 
 def test_the_cli_does_not_import_the_benchmarks() -> None:

@@ -32,10 +32,17 @@ from wikikv.llm.prompts import (
 from wikikv.llm.schema import validate
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
-from wikikv.query.nav import ModelNeedsDeeper, NavResult, nav
+from wikikv.query.nav import ModelNeedsDeeper, NavResult, classify, nav
 from wikikv.query.ops import wiki_read, wiki_search
-from wikikv.query.sentences import Sentence, answer_text, best_sentences, page_sentences
-from wikikv.search import search
+from wikikv.query.sentences import (
+    Sentence,
+    answer_text,
+    best_sentences,
+    page_sentences,
+    question_terms,
+)
+from wikikv.search import search, tokenize
+from wikikv.search.tokenize import present_terms
 from wikikv.store.access_stats import query_scope
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
@@ -187,8 +194,17 @@ def llm_tie_break(provider: object) -> TieBreak | None:
     return choose
 
 
-def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) -> Answer:
+def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) -> Answer | None:
+    """The page's answer: its sentences holding what the question asks besides the page's name;
+    its summary when the question asks only about the subject ("Who is X?"); None (fall
+    through to the evidence) when the question asks more and no sentence of the page holds it."""
     best = best_sentences(question, page_sentences(page.path, page.text, "entity", 0))
+    names = {t for n in (page.meta.title, *page.meta.aliases) for t in tokenize(n)}
+    asked = question_terms(question) - names
+    if asked:
+        best = [s for s in best if present_terms(asked, s.text)]
+        if not best:
+            return None
     if best:
         text, cites = answer_text(best), _citations(kb, best)
     else:  # the page answers by being about the subject: its summary, never a heading
@@ -453,11 +469,12 @@ def _ask(
 ) -> Answer:
     started = time.perf_counter()
     vote_tokens = vote_calls = 0
-    if allow_direct:
+    # An enumeration ("哪些文章…", "Which films…") asks for a set, which one page does not hold.
+    if allow_direct and classify(question) != "enumeration":
         v = vote(kb, question, llm_tie_break(provider) if provider is not None else None)
         vote_tokens, vote_calls = v.tokens, v.llm_calls
-        if v.page is not None:
-            direct = _direct(kb, v.page, question, started)
+        direct = _direct(kb, v.page, question, started) if v.page is not None else None
+        if direct is not None:
             direct.tokens, direct.llm_calls = v.tokens, v.llm_calls
             direct.stopped_because = f"direct answer: {v.reason}"
             return direct

@@ -175,7 +175,20 @@ def best_sentences(
         return []
     scored.sort(key=lambda x: (-x[0], -x[1]))
     top = scored[0][0]
-    return [s for score, _, s in scored[:limit] if score >= KEEP_RATIO * top]
+    chosen: list[Sentence] = []
+    for score, _, s in scored:
+        if len(chosen) >= limit or score < KEEP_RATIO * top:
+            break
+        if not any(_same_place(s, c) for c in chosen):  # one quote of a passage, not two
+            chosen.append(s)
+    return chosen
+
+
+def _same_place(a: Sentence, b: Sentence) -> bool:
+    """Whether two sentences quote overlapping ranges of the same source."""
+    if a.source != b.source or a.chars is None or b.chars is None:
+        return False
+    return a.chars[0] < b.chars[1] and b.chars[0] < a.chars[1]
 
 
 def answer_text(sentences: Sequence[Sentence]) -> str:

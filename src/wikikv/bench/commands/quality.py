@@ -52,7 +52,7 @@ def quality_cmd(
     as_json: bool,
 ) -> None:
     """Wiki quality on the Lu Xun corpus against the hand-made sets in evals/luxun: entity
-    recall (a), precision and wrong-type rate as labelled (b), fact coverage, recall@2/@5 of nav
+    recall (a), precision and wrong-type rate as labelled (b), mention (fact) coverage, recall@2/@5 of nav
     vs BM25 over the raw files per question bucket (c), offline ask vs BM25 sentences; and nav
     vs BM25 plus ask on the English multi-hop sets.
 
@@ -75,6 +75,7 @@ def quality_cmd(
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
         return
     ent, lab = result["entities"], result["labelled_sample"]
+    cov = result["mention_coverage"]
     print_table(
         "Entities and facts (Lu Xun wiki)",
         ["measure", "value", "from"],
@@ -82,7 +83,9 @@ def quality_cmd(
             ["entity recall (a)", ent.get("recall"), ent.get("file", ent.get("skipped"))],
             ["precision (b)", lab.get("precision"), lab.get("file", lab.get("skipped"))],
             ["wrong-type rate (b)", lab.get("wrong_type_rate"), lab.get("file", "")],
-            ["fact coverage", result["fact_coverage"], "wikikv check"],
+            ["mention (fact) coverage", cov.get("coverage"), cov.get("file", cov.get("skipped"))],
+            ["  mean per entity", cov.get("mean_per_entity"), ""],
+            ["informative sentences quoted", result["check_fact_coverage"], "wikikv check"],
         ],
     )
     print_table(
