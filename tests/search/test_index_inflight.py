@@ -61,7 +61,7 @@ def test_an_interrupted_write_is_repaired_by_the_next(
     _flush(clean, first)
     _flush(clean, second)
     _flush(kb, first)
-    real = kb._commit
+    real = kb.commit
     stats_key = IndexKeys(kb.name).stats
 
     def crash_at_entries(ops: list[Op]) -> object:
@@ -69,10 +69,10 @@ def test_an_interrupted_write_is_repaired_by_the_next(
             raise SimulatedCrash("killed after the blocks, before the doc entries")
         return real(ops)
 
-    monkeypatch.setattr(kb, "_commit", crash_at_entries)
+    monkeypatch.setattr(kb, "commit", crash_at_entries)
     with pytest.raises(SimulatedCrash):
         _flush(kb, second)
-    monkeypatch.setattr(kb, "_commit", real)
+    monkeypatch.setattr(kb, "commit", real)
     assert len(_markers(kb)) == 1  # the new docs are listed as in flight
     _flush(kb, second)  # the rerun adds the same pages again
     assert _markers(kb) == []

@@ -64,7 +64,7 @@ def _get(kb: KnowledgeBase, name: str) -> bytes | None:
 
 def write(kb: KnowledgeBase, ops: list[Op]) -> None:
     if ops:
-        kb._commit(ops)  # fenced by the job's lease like every other write of the kb
+        kb.commit(ops)  # fenced by the job's lease like every other write of the kb
 
 
 def load_schema(kb: KnowledgeBase) -> Schema | None:

@@ -153,7 +153,7 @@ def _commit(kb: KnowledgeBase, ops: list[Op]) -> None:
     """Write index ops in atomic batches, each guarded by the kb's bulk-job lease like any
     other write of the kb (the lease holder's own writes pass)."""
     for i in range(0, len(ops), BATCH_OPS):
-        kb._commit(ops[i : i + BATCH_OPS])
+        kb.commit(ops[i : i + BATCH_OPS])
 
 
 def _memo_runs(pages: Iterable[Fields]) -> list[str] | None:
@@ -367,7 +367,7 @@ def _apply(
     final.extend(Delete(key) for key, refs in markers.items() if refs <= added_refs)
     _commit(kb, ops)
     if len(final) <= BATCH_OPS:
-        kb._commit(final)
+        kb.commit(final)
     else:  # a bulk flush: entries in chunks, the stats key in the last one
         _commit(kb, final)
 

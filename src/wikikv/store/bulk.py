@@ -179,7 +179,7 @@ class BulkWriter:
         links: dict[str, list[_Link]] = defaultdict(list)
         ts = now()
         written = 0
-        node_key, index_ops, limit = keys.node, kb._index_ops, kb.settings.max_record_bytes
+        node_key, index_ops, limit = keys.node, kb.index_ops, kb.settings.max_record_bytes
         actor, detail = kb.actor, f"bulk:{self.job}"
         for (p, pending), item in zip(items, current, strict=True):
             cur: AnyRecord | None = decode(item.value) if item is not None else None
@@ -211,7 +211,7 @@ class BulkWriter:
             self._need_link(links, p, pending.is_dir, not was_live)
             written += 1
         if ops:
-            kb._commit(_by_key(ops))
+            kb.commit(_by_key(ops))
         self.stats.records += written
         return links
 
@@ -266,7 +266,7 @@ class BulkWriter:
                     up = by_depth[level - 1].setdefault(parent(par), [])
                     up.append(_Link(basename(par), True, True))
             if ops:
-                self.kb._commit(_by_key(ops))
+                self.kb.commit(_by_key(ops))
 
     def _merge(self, par: str, item: Item | None, children: list[_Link], ops: list[Op]) -> bool:
         """Add ``children`` to the listing of ``par`` (stored as ``item``), appending the ops;
@@ -323,7 +323,7 @@ class BulkWriter:
         )
         ops.append(Put(keys.node(par), encode(rec, kb.settings.max_record_bytes), version))
         if created:
-            ops += kb._index_ops(par, cur, rec)
+            ops += kb.index_ops(par, cur, rec)
         op = "mkdir" if created else "link"
         detail = f"bulk:{self.job} +{added} entries"
         ops.append(audit_op(keys, kb.actor, op, par, version, version + 1, detail))

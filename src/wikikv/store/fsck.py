@@ -112,7 +112,7 @@ def fsck(kb: KnowledgeBase, repair: bool = False) -> FsckReport:
     """Check ``kb``; with ``repair`` fix what was found (see the module docstring)."""
     if not repair:
         return _scan(kb).report
-    if kb._lease is not None:  # called inside this kb's own bulk job: its lease covers us
+    if kb.held_lease is not None:  # called inside this kb's own bulk job: its lease covers us
         return _repair(kb)
     with kb.lease("fsck"):
         return _repair(kb)
@@ -321,7 +321,7 @@ def _commit(
     new: int = 0,
 ) -> bool:
     try:
-        kb._commit([*ops, audit_op(kb.keys, kb.actor, REPAIR_OP, path, old, new, what)])
+        kb.commit([*ops, audit_op(kb.keys, kb.actor, REPAIR_OP, path, old, new, what)])
     except ConflictError:
         return False  # changed under us (it should not: we hold the lease); the next scan sees it
     found.repairs.append(what)
@@ -330,7 +330,7 @@ def _commit(
 
 def _drop_names(kb: KnowledgeBase, d: str, names: set[str], found: FsckReport) -> None:
     """Remove dangling ``names`` from directory ``d``'s record and continuation pages."""
-    item, rec = kb._raw(d)
+    item, rec = kb.raw(d)
     if item is None or not isinstance(rec, DirRecord):
         return
     ops: list[Op] = []
@@ -361,7 +361,7 @@ def _drop_names(kb: KnowledgeBase, d: str, names: set[str], found: FsckReport) -
 def _link(kb: KnowledgeBase, child: str, is_dir: bool, found: FsckReport) -> None:
     """List ``child`` in its parent, creating missing ancestor directories child-first."""
     par, name = parent(child), basename(child)
-    item, rec = kb._raw(par)
+    item, rec = kb.raw(par)
     keys = kb.keys
     if rec is None or isinstance(rec, RedirectRecord):
         version = item.version if item is not None else ABSENT
@@ -372,7 +372,7 @@ def _link(kb: KnowledgeBase, child: str, is_dir: bool, found: FsckReport) -> Non
         )
         lst.add_name(new, name, is_dir)
         ops: list[Op] = [Put(keys.node(par), encode(new, kb.settings.max_record_bytes), version)]
-        ops += kb._index_ops(par, rec, new)
+        ops += kb.index_ops(par, rec, new)
         what = f"created missing directory {par} listing {name}"
         if _commit(kb, ops, par, what, found, version, version + 1) and par != ROOT:
             _link(kb, par, True, found)

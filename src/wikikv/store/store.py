@@ -146,7 +146,7 @@ class Store:
     def drop_kb(self, name: str) -> int:
         """Delete a kb and every key under it; returns the number of keys deleted."""
         kb = self.kb(name)
-        kb._guard()
+        kb.guard()
         self.backend.delete_if(kb_registry_key(name))  # unadvertise first
         self._known.pop(name, None)
         start, end = KBKeys(name).all_range()

@@ -4,7 +4,7 @@ mutation check (which swaps the fence out and must see this scenario catch it).
 Job A takes a kb's lease and stalls — its renewals stop, as in a process paused past its lease
 (GC pause, SIGSTOP, a VM migration) — until the lease expires; job B then takes the lease. A wakes
 up and writes through every path a bulk job uses: a plain ``kb.put``, a BulkWriter flush, a
-system record through ``kb._commit`` (how compile state and the search index write). Each must be
+system record through ``kb.commit`` (how compile state and the search index write). Each must be
 refused by the backend, in the same atomic
 batch, and leave nothing behind; B must still be able to write.
 """
@@ -41,7 +41,7 @@ def lapsed_holder_leaks(backend: Backend) -> list[str]:
     store.create_kb(KB, exist_ok=True)
     a, b = KnowledgeBase(store, KB), KnowledgeBase(store, KB)
     bulk = BulkWriter(a, job="job-a", ttl=TTL).__enter__()
-    _stall(a._lease)
+    _stall(a.held_lease)
     time.sleep(TTL * 1.5)
     lease_b = b.lease("job-b", TTL)
 
@@ -52,7 +52,7 @@ def lapsed_holder_leaks(backend: Backend) -> list[str]:
     attempts: dict[str, Callable[[], object]] = {
         "kb.put": lambda: a.put("/from-a/put", "stale"),
         "bulk flush": bulk_flush,
-        "state record": lambda: a._commit([Put(a.keys.system("from-a-state"), b"stale")]),
+        "state record": lambda: a.commit([Put(a.keys.system("from-a-state"), b"stale")]),
     }
     leaks: list[str] = []
     for what, write in attempts.items():

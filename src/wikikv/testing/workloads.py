@@ -194,7 +194,7 @@ def _pr_write_once(kb: KnowledgeBase, rng: random.Random, dirs: int, unsafe: boo
     rec = kb.get(path, follow_redirects=False)
     if rec is None:
         if unsafe == "create":  # listed in its parent before its record exists
-            kb._link(path, is_dir=False)
+            kb.link(path, is_dir=False)
             time.sleep(0.002)
         kb.put(path, f"{path} created {rng.random()}")
     elif isinstance(rec, RedirectRecord):
