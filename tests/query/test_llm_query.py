@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -185,3 +186,23 @@ def test_an_answer_without_a_checked_citation_is_not_given(
     assert answer.mode == "evidence"
     assert "Jane Doe" not in answer.answer
     assert "no citation of the model's answer checked out (1 dropped)" in answer.stopped_because
+
+
+def test_nav_cli_with_the_model_keeps_to_its_llm_budget(
+    server: ScriptedLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from wikikv.interfaces.cli import main
+
+    store, _ = make_store(str(tmp_path / "store"))
+    store.close()
+    server.handler = needs_deeper_script([True] * 10)
+    monkeypatch.setenv("WIKIKV_LLM_BASE_URL", server.base_url)
+    monkeypatch.setenv("WIKIKV_LLM_MODEL", "scripted")
+    args = ["nav", "--store", str(tmp_path / "store"), "--kb", "films", "--llm", "openai"]
+    args += ["--max-llm-calls", "1", "--max-reads", "30", "--budget", "60000"]
+    result = CliRunner().invoke(main, [*args, "Who is the wife of the director of Inception?"])
+    assert result.exit_code == 0, result.output
+    assert "1 NeedsDeeper calls" in result.stderr
+    assert roles(server) == ["needs_deeper"]

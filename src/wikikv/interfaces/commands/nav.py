@@ -80,6 +80,20 @@ def register(main: click.Group) -> None:
         default=None,
         help="Budget as a count of reads (machine-independent).",
     )
+    @click.option(
+        "--llm",
+        type=click.Choice(["offline", "openai"]),
+        default="offline",
+        show_default=True,
+        help="openai: NeedsDeeper from the model at WIKIKV_LLM_BASE_URL (each call charged to "
+        "the budget); offline: lexical coverage.",
+    )
+    @click.option(
+        "--max-llm-calls",
+        type=int,
+        default=None,
+        help="With --llm openai: at most this many NeedsDeeper calls.",
+    )
     @click.argument("query", nargs=-1, required=True)
     def nav_cmd(
         store_url: str,
@@ -87,6 +101,8 @@ def register(main: click.Group) -> None:
         as_json: bool,
         budget_ms: float,
         max_reads: int | None,
+        llm: str,
+        max_llm_calls: int | None,
         query: tuple[str, ...],
     ) -> None:
         """Navigate the wiki for QUERY within a budget, coarse results first (root overview,
@@ -98,16 +114,28 @@ def register(main: click.Group) -> None:
         text = " ".join(query)
         analyzers_ready(text)  # before the clock starts: the budget is for navigating
         startup = startup_ms()
-        budget = Budget(ms=budget_ms, max_reads=max_reads)
-        for result in nav(kb, text, budget):
-            if as_json:  # one JSON object per line, so a consumer can stream it too
-                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-            else:
-                click.echo(_line(result))
+        budget = Budget(ms=budget_ms, max_reads=max_reads, max_llm_calls=max_llm_calls)
+        judge = http = None
+        if llm == "openai":
+            from wikikv.llm.openai_compat import OpenAICompatProvider
+            from wikikv.query.nav import ModelNeedsDeeper
+
+            http = OpenAICompatProvider.from_env()
+            judge = ModelNeedsDeeper(http)
+        try:
+            for result in nav(kb, text, budget, needs_deeper=judge):
+                if as_json:  # one JSON object per line, so a consumer can stream it too
+                    click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+                else:
+                    click.echo(_line(result))
+        finally:
+            if http is not None:
+                http.close()
         if not as_json:
             click.echo(
                 f"start-up {startup:.0f} ms (process start to kb open and analyzers ready), "
-                f"then nav {budget.elapsed_ms():.1f} ms of a {budget_ms:g} ms budget",
+                f"then nav {budget.elapsed_ms():.1f} ms of a {budget_ms:g} ms budget"
+                + (f", {budget.llm_calls} NeedsDeeper calls" if judge is not None else ""),
                 err=True,
             )
 
