@@ -38,3 +38,5 @@ def test_bench_llm_reports_roles_agreement_and_grounding(tmp_path: Path) -> None
     assert result["grounding"]["facts_kept_share"] == round(facts["kept"] / facts["proposed"], 4)
     assert result["summaries"]["max_synthesized_share"] <= result["summaries"]["synthesis_bound"]
     assert "not measured" in result["answer_accuracy"]
+    assert result["check"]["invalid_citations"] == 0
+    assert result["check"]["facts"] >= facts["kept"]

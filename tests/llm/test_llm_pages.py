@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wikikv.compile.check import check
 from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
 from wikikv.llm.openai_compat import OpenAICompatProvider
@@ -125,6 +126,7 @@ def test_pages_hold_exactly_the_grounded_subset(
     assert holmes.meta.summary == "Sherlock Holmes is a detective of fiction."
     assert {"detective", "fiction"} <= set(holmes.meta.tags)
     assert "writer" in doyle.meta.tags
+    assert check(kb).ok  # every fact line cites its quote's exact range: verifiable
     g = report.grounding
     assert g["facts"] == {
         "proposed": 5,
@@ -183,3 +185,41 @@ def test_injection_in_a_document_never_changes_a_role_instructions(
         assert any(user.startswith(p.instructions.split("{")[0]) for p in ROLES.values())
         outside = re.sub(r"<(document|context)[^>]*>.*?</\1>", "", user, flags=re.S)
         assert "Ignore previous instructions" not in outside
+
+
+def test_grounding_refuses_what_the_source_does_not_hold() -> None:
+    from wikikv.llm.grounding import ground_page
+
+    text = "Ada Lovelace wrote the first program.\nShe worked with Charles Babbage."
+    value = {
+        "summary": "A [[mathematician]].",
+        "entities": [
+            {"name": "Ada Lovelace", "aliases": ["Ada"], "summary": "", "tags": []},
+            {"name": "Charles Babbage", "aliases": [], "summary": "", "tags": ["inventor"]},
+        ],
+        "key_facts": [
+            fact("Ada", "wrote the first program"),  # via an alias
+            fact("Ada Lovelace", "program.\nShe worked"),  # found, but across a line break
+            fact("Ada Lovelace", "wrote the first computer program"),  # not verbatim
+            fact("Ada Lovelace", "Ada"),  # too short to ground anything
+            fact("ada lovelace", "wrote the first program"),  # the same fact again
+        ],
+        "links": [link("Ada", "Charles Babbage", "worked with"), link("Ada", "Ada Lovelace", "x")],
+    }
+    notes = ground_page(text, value)
+    start = text.index("wrote the first program")
+    assert [(f.entity, f.start, f.end) for f in notes.facts] == [
+        ("Ada Lovelace", start, start + len("wrote the first program"))
+    ]
+    assert notes.dropped == {
+        "facts: quote spans lines": 1,
+        "facts: quote not in the source": 1,
+        "facts: quote too short": 1,
+        "facts: duplicate": 1,
+        "links: self or duplicate": 1,
+    }
+    assert notes.proposed == {"facts": 5, "links": 2}
+    assert [(lk.source, lk.target, lk.reason) for lk in notes.links] == [
+        ("Ada Lovelace", "Charles Babbage", "worked with")
+    ]
+    assert notes.summary == "A [mathematician]."  # no wikilink brackets from the model

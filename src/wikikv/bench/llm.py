@@ -10,7 +10,8 @@ OpenAI-compatible client, retries, concurrency, usage accounting and all). What 
   per role, with the relative difference;
 * the share of the model's key facts kept after grounding (quotes found verbatim), the dropped
   ones by reason, and the links kept;
-* the section summaries' synthesized shares against their bound.
+* the section summaries' synthesized shares against their bound;
+* ``wikikv check`` on the result: every fact line cites its quote's exact character range.
 
 Answer accuracy needs a real model: with a scripted one it would measure the script. The
 result says so (``answer_accuracy``) instead of reporting a number.
@@ -26,6 +27,7 @@ from typing import Any
 
 from wikikv.bench.compile import CORPORA, shared_data
 from wikikv.bench.report import machine_info, percentile
+from wikikv.compile.check import check
 from wikikv.compile.dryrun import dry_run
 from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import CompileOptions, Compiler
@@ -111,6 +113,8 @@ def run(
             finally:
                 http.close()
             elapsed = time.perf_counter() - t0
+            log("checking the wiki (every fact line's citation)")
+            verified = check(kb, run_fsck=False)
             store.close()
     real_roles = provider.usage_by_role()
     total = provider.usage()
@@ -162,6 +166,14 @@ def run(
         "grounding": report.grounding,
         "summaries": report.summaries,
         "wiki": {"entities": report.entities, "facts": report.facts, "links": report.links},
+        # every fact line — the model's grounded quotes included — cites the exact range
+        "check": {
+            "ok": verified.ok,
+            "facts": verified.facts,
+            "invalid_citations": verified.invalid_citations,
+            "citation_validity": verified.citation_validity,
+            "broken_links": verified.broken_links,
+        },
         "answer_accuracy": NO_ACCURACY,
         "machine": machine_info(),
     }

@@ -3,7 +3,8 @@
 * a **key fact** is kept when its entity is one the model listed (by name or alias) and its
   quote, once unescaped (:func:`~wikikv.llm.prompts.unescape_data`), occurs verbatim in the
   stored text: its offsets are those of the first exact match (``str.find``), never the model's
-  numbers. Anything else is dropped and counted by reason;
+  numbers; a quote across a line break is refused (a page shows each fact on one line).
+  Anything else is dropped and counted by reason;
 * a **link** is kept when both ends are entities the model listed and differ (whether both
   have pages is decided when the wiki is derived); its reason is kept, on one line;
 * the document **summary**, the entities' **summaries** and **tags** are kept as one-line text
@@ -67,6 +68,9 @@ def ground_page(
             continue
         if len(quote.strip()) < MIN_QUOTE_CHARS:
             dropped["facts: quote too short"] += 1
+            continue
+        if "\n" in quote or "\r" in quote:  # a fact line is one line; a quote across lines is not
+            dropped["facts: quote spans lines"] += 1
             continue
         start = text.find(quote)
         if start < 0:

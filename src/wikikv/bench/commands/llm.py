@@ -98,6 +98,11 @@ def llm_cmd(corpus: str, limit: int | None, concurrency: int, out: str, as_json:
         f"{s.get('max_synthesized_share')} (bound {s.get('synthesis_bound')}), "
         f"{s.get('over_bound_replaced')} replaced"
     )
+    c = result["check"]
+    click.echo(
+        f"check: ok={c['ok']}, {c['facts']} fact lines, {c['invalid_citations']} invalid "
+        f"citations, {c['broken_links']} broken links"
+    )
     click.echo(f"answer accuracy: {result['answer_accuracy']}")
     click.echo(f"dry run within {100 * result['tolerance']:.0f} %: {result['within_tolerance']}")
     click.echo(f"wrote {path}")
