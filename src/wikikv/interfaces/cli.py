@@ -2,15 +2,14 @@
 
 Every command takes ``--store URL`` (env ``WIKIKV_STORE``, default ``./wikikv-data``), ``--kb NAME``
 (env ``WIKIKV_KB``) and ``--json``; WikiKV errors print as one ``Error: ...`` line (exit code 1).
-Commands of other areas live in ``wikikv.interfaces.commands.<area>`` and are wired in through
-:data:`REGISTRATIONS`.
+Commands of other areas live in ``wikikv.interfaces.commands.<area>`` and are imported when
+first used (:data:`wikikv.interfaces.commands.lazy.AREA_COMMANDS`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import importlib
-from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import click
@@ -18,8 +17,8 @@ import yaml
 
 from wikikv import pages_md
 from wikikv.errors import ConflictError, DirectoryNotEmpty, NotFound
+from wikikv.interfaces.commands.lazy import WikiKVMain
 from wikikv.interfaces.common import (
-    WikiKVGroup,
     confirm_or_abort,
     dangling_links,
     emit,
@@ -45,7 +44,7 @@ def _print_version(ctx: click.Context, value: bool) -> None:
         ctx.exit()
 
 
-@click.group(cls=WikiKVGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=WikiKVMain, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--version",
     is_flag=True,
@@ -479,37 +478,6 @@ def demo(store_url: str, as_json: bool, kb_name: str) -> None:
 
 
 # ----------------------------------------------------------------------------- other areas
-# Each entry registers the commands of one area: a function ``register(main: click.Group)``
-# from ``wikikv.interfaces.commands.<area>``. Add a line here when an area gains commands, e.g.
-#     from wikikv.interfaces.commands import bench
-#     REGISTRATIONS.append(bench.register)
-# The bench group imports its commands lazily (interfaces/commands/lazy.py): list a new
-# benchmark in BENCH_COMMANDS there rather than registering it here.
-from wikikv.interfaces.commands import (  # noqa: E402 - after main exists
-    bench,
-    build,
-    evolve,
-    mcp,
-    nav,
-    parallel,
-    quality,
-    query,
-    serve,
-    vault,
-)
-
-REGISTRATIONS: list[Callable[[click.Group], Any]] = [
-    build.register,
-    quality.register,
-    query.register,
-    nav.register,
-    bench.register,
-    vault.register,
-    parallel.register,
-    serve.register,
-    mcp.register,
-    evolve.register,
-]
-
-for _register in REGISTRATIONS:
-    _register(main)
+# The commands of the other areas (build, query, nav, bench, ...) are imported when first used:
+# list a new one in AREA_COMMANDS (interfaces/commands/lazy.py), whose area module has a
+# ``register(main: click.Group)``; a new benchmark goes in BENCH_COMMANDS there.
