@@ -159,6 +159,9 @@ class JobRunner:
                             fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
                     report = getattr(compiler, job.kind)(corpus)
             report.llm = compiler.provider.usage().to_dict()
+            by_role = getattr(compiler.provider, "usage_by_role", None)
+            if by_role is not None:  # LLM mode: tokens and cost per role, as `wikikv build`
+                report.llm["by_role"] = {r: u.to_dict() for r, u in sorted(by_role().items())}
             job.result = report.to_dict()
             job.state = "done"
         except JobCancelled as exc:
