@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from wikikv.compile import categories, subjects
 from wikikv.compile import entities as ents
-from wikikv.compile import subjects
 from wikikv.compile.entities_zh_reader import kind_by_suffix, weak_place
 from wikikv.compile.schema import Schema, plan_routing
-from wikikv.evolve import categories
 from wikikv.llm.base import MentionOut, PageNotes, SentenceSpan
 from wikikv.store.paths import escape_segment
 

@@ -8,7 +8,7 @@ depth bound (``/<dim>/<entity>``, or ``/<dim>/<range>/<entity>`` once routed: de
 When a dimension holds more entities than the fan-out bound allows, it gets a *routing level*
 of semantic sub-dimensions (:func:`plan_routing`): each entity carries a chain of category labels
 read from the corpus (specific first: "American films", "films"; see
-:mod:`wikikv.evolve.categories`), groups too small to stand alone merge upward into the next
+:mod:`wikikv.compile.categories`), groups too small to stand alone merge upward into the next
 label of their chain and finally into "other <dimension>", groups larger than ``ROUTE_FILL`` of
 the bound split along the more specific label. Only when a group still overflows is it cut into
 name ranges, and then the label says what the range holds ("films A–K"). The plan is part of the
@@ -115,7 +115,7 @@ class Schema(msgspec.Struct):
 
     def describe_route(self, dim: str, label: str) -> str:
         """What a routing directory holds, in the corpus language (its page's description)."""
-        from wikikv.evolve.categories import describe_label
+        from wikikv.compile.categories import describe_label
 
         plan = self.routing.get(dim)
         if plan is not None and label in plan.notes:

@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from wikikv.compile import state
+from wikikv.compile import categories, state
 from wikikv.compile.model import DocAnalysis, Model, derive
 from wikikv.compile.schema import RoutingPlan, Schema
 from wikikv.errors import NotFound
-from wikikv.evolve import categories
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import escape_segment
 

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from wikikv.compile import categories
 from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
-from wikikv.evolve import categories
 from wikikv.evolve.cost import Weights, dim_terms
 from wikikv.evolve.layout import DimView, View, dir_path, route
 from wikikv.store.access_stats import AccessStats, rekey

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from wikikv.evolve.categories import (
+from wikikv.compile.categories import (
     entity_chain,
     lead_category,
     modifier,
