@@ -10,7 +10,7 @@ import pytest
 from wikikv.bench.retrieval import nav_ranking
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import by_citations, cited_counts, fuse, specificity
-from wikikv.query.nav import FEW_SOURCES, NavResult, nav
+from wikikv.query.nav import FEW_SOURCES, OTHER_PAGES, NavResult, nav
 from wikikv.search import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
@@ -141,3 +141,17 @@ def test_fusion_prefers_agreement_and_respects_weights() -> None:
     assert fuse([(1.0, ["a", "b"]), (1.0, ["b", "c"])])[0] == "b"  # in both lists
     assert fuse([(1.0, ["a", "b"]), (0.0, ["b", "a"])]) == ["a", "b"]  # weight 0: no say
     assert fuse([]) == []
+
+
+def test_pages_the_question_does_not_name_leave_the_budget_to_the_documents() -> None:
+    store, kb = make_kb()
+    for i in range(8):  # pages that say 目连戏 and 文章 more than any document does
+        kb.put(f"/作品/注{i}", "目连戏 目连戏 文章 目连戏。", FileMeta(kind="entity", title=f"注{i}"))
+    with IndexWriter(kb) as writer:
+        for i in range(8):
+            writer.add(kb.get(f"/作品/注{i}"))  # type: ignore[arg-type]
+    results = run(kb, "哪些文章写到了目连戏？", reads=14)
+    unnamed = [r for r in results if r.level == "entity" and r.path.startswith("/作品/")]
+    assert len(unnamed) <= OTHER_PAGES
+    assert "g" in nav_ranking(results)
+    store.close()

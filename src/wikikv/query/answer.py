@@ -29,7 +29,6 @@ from wikikv.llm.prompts import (
     context_block,
     role,
 )
-from wikikv.llm.schema import validate
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
 from wikikv.query.nav import ModelNeedsDeeper, NavResult, classify, nav
@@ -385,6 +384,8 @@ class _Agent:
                 ChatMessage("user", "Read at least one page with wiki_read before answering.")
             )
             return None
+        from wikikv.llm.schema import validate  # jsonschema: only the agent needs it
+
         try:
             data = json.loads(content)
             problems = validate(data, ANSWER_SCHEMA)

@@ -67,9 +67,11 @@ _FRAME_TERMS = frozenset(
     "知识库 维基 所有 全部 都 列出 列举 哪些 有 有哪些".split()
 )
 # Chinese questions (documents first): how many documents the search over full texts proposes
-# (and the fused ranking keeps), and among how many of the best an entity page lists its sources.
+# (and the fused ranking keeps), among how many of the best an entity page lists its sources, and
+# how many pages besides those the question names are read (the budget is for documents).
 DOC_CANDIDATES = 12
 FEW_SOURCES = 3
+OTHER_PAGES = 3
 MAX_NAME_WORDS = 6
 
 NeedsDeeper = Callable[[str, FileRecord], bool]
@@ -452,7 +454,10 @@ class _Nav:
         hits = search_pages(self.kb, self.search_query, limit=2 * self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         floor = doc_hits[0].score if doc_hits else float("-inf")
-        chosen = [h for h in entity_hits if h.score >= floor or self.names(h.title)]
+        # The pages the question names, and the few best others: the budget is for documents.
+        unnamed = [h for h in entity_hits if h.score >= floor and not self.names(h.title)]
+        others = {h.path for h in unnamed[:OTHER_PAGES]}
+        chosen = [h for h in entity_hits if self.names(h.title) or h.path in others]
         yield from self.regions(chosen)
         pages: list[tuple[FileRecord, float, str]] = []
         for h in chosen:

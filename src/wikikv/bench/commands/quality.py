@@ -130,9 +130,17 @@ def startup_cmd(runs: int, luxun_store: str | None, out: str, as_json: bool) -> 
     )
     print_table(
         f"Cold CLI query to first result (p50 over {runs} processes, ms)",
-        ["kb", "command", "query", "p50", "min", "max"],
+        ["kb", "command", "query", "p50", "min", "max", "CPU p50"],
         [
-            [r["kb"], r["command"], r["query"], r["p50_ms"], r["min_ms"], r["max_ms"]]
+            [
+                r["kb"],
+                r["command"],
+                r["query"],
+                r["p50_ms"],
+                r["min_ms"],
+                r["max_ms"],
+                r["cpu_p50_ms"],
+            ]
             for r in result["commands"]
         ],
     )
