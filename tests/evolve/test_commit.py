@@ -96,7 +96,7 @@ def test_no_reader_sees_a_partial_directory_while_passes_run(tmp_path: Path) -> 
 
 
 def test_builds_evolve_every_n_ingested_documents() -> None:
-    from wikikv.evolve.cadence import INGESTED
+    from wikikv.evolve.cadence import INGESTED, every
     from wikikv.testing.evolve_workload import generated_corpus
 
     def counter(kb: KnowledgeBase) -> int | None:
@@ -106,7 +106,7 @@ def test_builds_evolve_every_n_ingested_documents() -> None:
     docs = generated_corpus(8, 90)
     with open_store("memory://") as store:
         kb = store.create_kb("c")
-        compiler = Compiler(kb, options=CompileOptions(fanout=10, index=False, evolve_every=50))
+        compiler = Compiler(kb, options=CompileOptions(fanout=10, index=False, after_ingest=every(50)))
         compiler.add(docs[:30])
         assert counter(kb) == 30  # below N: counted, no pass
         make_legacy(kb)  # give the pass something to do

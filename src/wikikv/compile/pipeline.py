@@ -94,7 +94,10 @@ class CompileOptions:
     # Recompute every page's signature instead of only the affected ones (a full consistency
     # pass: a sync with nothing to do then writes nothing unless something was stale).
     full_render: bool = False
-    evolve_every: int = 0  # run a schema-evolution pass after every N ingested documents
+    # Called after a sync that analysed documents, with their number; returns the evolution
+    # operators it committed. The evolution layer supplies it (wikikv.evolve.cadence.every(N):
+    # one pass after every N ingested documents); the build does not import evolve.
+    after_ingest: Callable[[KnowledgeBase, int], int] | None = None
     # Chinese tagging without jieba's HMM POS model: ~10x faster, misses transliterated names.
     fast_zh: bool = False
     # Error Book hooks (wikikv.quality): constraints in, pages linted as rendered, layer 1 after.
@@ -127,7 +130,7 @@ class CompileReport:
     llm: dict[str, Any] = field(default_factory=dict)
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
-    evolved: int = 0  # evolution operators committed after this sync (evolve_every)
+    evolved: int = 0  # evolution operators committed after this sync (after_ingest)
     # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
     grounding: dict[str, Any] = field(default_factory=dict)
     # section and corpus summaries written by this job, with their synthesized shares
@@ -455,11 +458,8 @@ class Compiler:
                     self._erase_cache(remove)
                 self._totals(model, current, report)
                 report.grounding = grounding_counts(current.values(), model.llm_dropped)
-        if self.options.evolve_every and report.analyzed:
-            from wikikv.evolve.cadence import after_ingest
-
-            evolved = after_ingest(self.kb, report.analyzed, self.options.evolve_every)
-            report.evolved = len(evolved.committed) if evolved is not None else 0
+        if self.options.after_ingest is not None and report.analyzed:
+            report.evolved = self.options.after_ingest(self.kb, report.analyzed)
         report.elapsed = time.perf_counter() - t0
         return report
 

@@ -4,6 +4,8 @@ across build, add and update runs of the same kb."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from wikikv.evolve.commit import PassReport, evolve_pass
@@ -26,3 +28,14 @@ def after_ingest(kb: KnowledgeBase, analysed: int, every: int) -> PassReport | N
     report = evolve_pass(kb)
     kb.backend.batch([Put(key, msgspec.msgpack.encode(0))])
     return report
+
+
+def every(n: int) -> Callable[[KnowledgeBase, int], int]:
+    """A build hook (``CompileOptions(after_ingest=every(n))``): one evolution pass after every
+    ``n`` ingested documents; returns the operators the pass committed (0 without a pass)."""
+
+    def hook(kb: KnowledgeBase, analysed: int) -> int:
+        report = after_ingest(kb, analysed, n)
+        return len(report.committed) if report is not None else 0
+
+    return hook
