@@ -285,7 +285,19 @@ def test_dictionary_words_need_evidence_and_pieces_of_names_are_no_pages(
     assert not reader.person_evidence("冷笑", "他冷笑道：“哼。”她冷笑说：“好。”")
     assert reader.fragment_of_longer("惠略夫", "绥惠略夫说。绥惠略夫走了。绥惠略夫笑了。")
     assert reader.kind_by_suffix("改造社会") is None
+    assert reader.kind_by_suffix("教育当局") is None  # the authorities, not an office
     assert reader.kind_by_suffix("未名社") == "org"
+
+
+def test_kinds_of_people_and_glued_words_are_not_central_names() -> None:
+    from wikikv.compile.entities_zh import _SURNAMES
+    from wikikv.llm.extractive import jieba_freq, jieba_words
+
+    acts = ("说", "便走了", "又来了", "笑了", "便坐下", "说完")
+    text = "".join(f"国学家{act}。胡答：“{act}。”" for act in acts)
+    central = reader.central_names(text, jieba_words(), jieba_freq(), _SURNAMES)
+    assert "国学家" not in central  # an agent ending: a kind of person
+    assert "胡答" not in central  # 胡 + 答 ('Hu answered')
 
 
 def test_one_character_name_and_a_central_book_get_pages(store: Store, tmp_path: Path) -> None:

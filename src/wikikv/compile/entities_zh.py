@@ -70,21 +70,7 @@ _PERIODICAL = re.compile(
     r"|总?编辑|记者|主笔|撰稿|英文部)"
 )
 # Agent and abstract endings: 文学者, 经验家, 国民性 are kinds of people or things, not names.
-_COMMON_ENDINGS = (
-    "者",
-    "家",
-    "们",
-    "性",
-    "派",
-    "界",
-    "式",
-    "化",
-    "论",
-    "学",
-    "主义",
-    "王朝",
-    "礼教",
-)
+_COMMON_ENDINGS = reader.COMMON_ENDINGS
 
 
 def looks_like_name(word: str) -> bool:
@@ -148,8 +134,10 @@ def chinese_mentions(
             continue
         if word in _COMPOUND_SURNAMES:
             continue  # 司马, 欧阳 alone: a surname, not a person
-        if word not in (known or {}) and word[0] in reader.BAD_FIRST | {"时"}:
-            continue  # 时鲁国, 于天: a word the segmenter glued to a function character
+        if word not in (known or {}) and (
+            word[0] in reader.BAD_FIRST | {"时"} or (len(word) == 2 and word[0] in _PREPOSITIONS)
+        ):
+            continue  # 时鲁国, 于章 (请愿于章先生): a word glued to a function character
         if text[start - 1 : start] == "《" and text[pos : pos + 1] == "》":
             continue  # 《何典》: a whole book title, which the book route reads
         if kind == "person" and word.endswith(_ZH_HONORIFIC_SUFFIX) and len(word) <= 3:
@@ -185,6 +173,8 @@ def chinese_mentions(
         by_ending = reader.kind_by_suffix(word, False)
         if by_ending == "person" and len(word) == 2:
             by_ending = None  # 师爷, 屠伯: a role or kinship word, not a name with an ending
+        if by_ending is not None and known is not None and reader.fragment_of_longer(word, text):
+            continue  # 文学社 of 革命文学社, 医学专门学校 of 金泽医学专门学校
         if known is not None and freq is not None and by_ending is None:
             ev = evidence.get(word)
             if ev is None:
@@ -368,6 +358,7 @@ def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, in
 
 
 _PLACE_WELL_KNOWN = 10_000
+_PREPOSITIONS = frozenset("于为以将对向从把被给")
 
 
 def _whereabouts(word: str, text: str, places_at: set[int]) -> bool:

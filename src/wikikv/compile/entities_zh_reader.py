@@ -156,7 +156,7 @@ _PERSON_SUFFIX = (
 # names different people in different texts, never a page of its own (刘先生, 章氏, 杨女士).
 SURNAME_HONORIFIC = ("先生", "女士", "小姐", "君", "氏")
 # Common words that end like an organization (会) but name none.
-_NOT_ORG_ENDINGS = ("社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会")
+_NOT_ORG_ENDINGS = ("社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会", "运动会", "当局")
 _EVENT_SUFFIX = ("运动", "革命", "战争", "起义", "事变", "事件", "会议", "惨案", "条约")
 _NAME_PREFIX = ("阿", "小", "老")
 # Kinship and role words: a form of address, not a name ("祖母", "四叔" alone are names only
@@ -194,7 +194,11 @@ BAD_FIRST = frozenset(
 )
 BAD_LAST = frozenset(
     "的了着过是在和与也都就便又还才们说道想看来去上下里中呢吗吧啊呀么个一这那之曰以而人我你他她不到"
+    "所答问"
 )
+# Agent and abstract endings: 国学家, 文学者, 民众主义, 国民性 are kinds of people or ideas, not
+# names (a name with a person's ending — 七斤嫂 — is not concerned).
+COMMON_ENDINGS = ("者", "家", "们", "性", "派", "界", "式", "化", "论", "学", "主义", "王朝", "礼教")
 # Han characters, and capital letters (阿Ｑ, 小Ｄ, S城).
 _GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了是也都就")
 _HAN_RUN = re.compile(r"[\u3400-\u9fffA-ZＡ-Ｚ]+")
@@ -210,7 +214,7 @@ def kind_by_suffix(name: str, weak: bool = True) -> str | None:
     if len(name) < 2 or "·" in name:
         return None  # 礼记·大学: a chapter of a book, 堂·吉诃德: a transliterated name
     if name.endswith(_NOT_ORG_ENDINGS):
-        return None  # 改造社会, 社会科学's 社会: society, not a society
+        return None  # 改造社会: society, not a society; 教育当局: the authorities
     for suffixes, kind in (
         (_WORK_SUFFIX, "work"),
         (_EVENT_SUFFIX, "event"),
@@ -498,6 +502,9 @@ def central_names(
     out: dict[str, str] = {}
     for w, c in cands.items():
         person_suffix = w.endswith(_PERSON_SUFFIX) and len(w) > 2
+        if len(w) >= 3 and w.endswith(COMMON_ENDINGS) and not person_suffix:
+            if not noted(w, text):  # 宴之敖者, whom a note explains as a person, is a name
+                continue
         if w[0] in surnames and any(
             w.endswith(h) and len(w) == len(h) + 1 for h in SURNAME_HONORIFIC
         ):
