@@ -286,6 +286,11 @@ def test_dictionary_words_need_evidence_and_pieces_of_names_are_no_pages(
     assert reader.fragment_of_longer("惠略夫", "绥惠略夫说。绥惠略夫走了。绥惠略夫笑了。")
     assert reader.kind_by_suffix("改造社会") is None
     assert reader.kind_by_suffix("教育当局") is None  # the authorities, not an office
+    assert reader.in_book_title("陶庵梦", "张岱在《陶庵梦忆》上说，《陶庵梦忆》里也写过。")
+    assert not reader.in_book_title("张岱", "张岱在《陶庵梦忆》上说，《陶庵梦忆》里也写过。")
+    assert reader.fragment_of_longer("光社", "一九一七年为杭州晨光社之一员。")
+    assert reader.used_as_place("北京", "他到北京去了。")
+    assert not reader.used_as_place("拜寿", "他去拜寿，又去巴结奉承。")
     assert reader.kind_by_suffix("未名社") == "org"
 
 

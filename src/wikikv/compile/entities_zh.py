@@ -140,6 +140,8 @@ def chinese_mentions(
             continue  # 时鲁国, 于章 (请愿于章先生): a word glued to a function character
         if text[start - 1 : start] == "《" and text[pos : pos + 1] == "》":
             continue  # 《何典》: a whole book title, which the book route reads
+        if kind in ("place", "org") and word[-1] in "里内外" and len(word) == 2:
+            continue  # 庙里 'in the temple': a noun and a locative
         if kind == "person" and word.endswith(_ZH_HONORIFIC_SUFFIX) and len(word) <= 3:
             continue
         if (
@@ -389,7 +391,9 @@ def _name_evidence(
     (``needs``: 周作人); a place's
     when the dictionary knows it or it has two characters — 北京 meets 在/到 somewhere, 之列 never."""
     if reader.fragment_of_longer(word, text):
-        return "fragment"
+        return "fragment"  # 亨利 of 亨利·福特
+    if word not in known and reader.in_book_title(word, text):
+        return "fragment"  # 陶庵梦 of 《陶庵梦忆》 (林黛玉 of 《林黛玉日记》 is a name)
     if kind == "person":
         if reader.person_evidence(word, text) or _whereabouts(word, text, places_at or set()):
             return "name"

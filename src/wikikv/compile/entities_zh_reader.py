@@ -184,6 +184,7 @@ _SPEECH = frozenset("说道曰问答笑想叫嚷喊")
 _PREDICATE_BEFORE = frozenset("很太最更极颇甚真好都也就便已还才又再不没未别莫")
 _PREDICATE_AFTER = frozenset("了着过地得")
 _PLACE_BEFORE = frozenset("在到往从至去回于住离赴进出")
+_AT = _PLACE_BEFORE - frozenset("去从")  # 去/从 come before verbs too (去拜寿，从抚摩)
 # What follows a place after 在/到/从: a direction, a time, a stay ("到北京去", "在上海时").
 _PLACE_FOLLOW = frozenset("去来时后前住以一做任读留念就边畔岸游见了到")
 # A name neither starts nor ends with a function word ("是赵太爷", "老栓也", "鲁镇的"), nor
@@ -276,8 +277,11 @@ def used_as_place(word: str, text: str) -> bool:
         end = start + len(word)
         after = text[end : end + 2]
         if (
-            # 到北京去, 在北京，: a verb after 去/从 goes on ("去巴结奉承", "从抚摩转成")
-            (before in _PLACE_BEFORE and (after[:1] in _PLACE_FOLLOW or not _is_han(after[:1])))
+            # 到北京去, 在北京，: a verb after 去/从 goes on ("去巴结奉承", "从抚摩转成", "去拜寿，")
+            (
+                before in _PLACE_BEFORE
+                and (after[:1] in _PLACE_FOLLOW or (before in _AT and not _is_han(after[:1])))
+            )
             or after[:1] in ("人", "省", "城", "县", "府")
             or after
             in (
@@ -393,7 +397,15 @@ def fragment_of_longer(word: str, text: str) -> bool:
         rights[after] += 1
         start = text.find(word, end)
     if n < 2:
-        return False
+        # one occurrence: a two-character institution glued to the character before it is the
+        # end of a longer name (光社 of 晨光社)
+        ch = next(iter(lefts))
+        return (
+            len(word) == 2
+            and kind_by_suffix(word, weak=False) == "org"
+            and _is_han(ch)
+            and ch not in _BOUNDARY_BEFORE | _PLACE_BEFORE | _PREDICATE_BEFORE
+        )
     for side, counts in ((0, lefts), (1, rights)):
         ch, k = counts.most_common(1)[0]
         if k >= 0.7 * n and _is_han(ch) and ch not in _BOUNDARY_BEFORE:
@@ -405,6 +417,22 @@ def fragment_of_longer(word: str, text: str) -> bool:
                 continue
             return True
     return False
+
+
+def in_book_title(word: str, text: str) -> bool:
+    """Whether ``word`` is mostly a piece of book titles (陶庵梦 of 《陶庵梦忆》): at least half of
+    its occurrences fall inside a 《…》 that is longer than the word."""
+    inside = total = 0
+    start = text.find(word)
+    while start >= 0:
+        total += 1
+        open_at = text.rfind("《", 0, start)
+        if open_at >= 0 and text.rfind("》", open_at, start) < 0:
+            close_at = text.find("》", start)
+            if close_at >= 0 and close_at - open_at - 1 > len(word):
+                inside += 1
+        start = text.find(word, start + len(word))
+    return total > 0 and inside * 2 >= total
 
 
 def _is_han(ch: str) -> bool:
@@ -513,7 +541,7 @@ def central_names(
             continue
         if any(ch in NOT_IN_NAME for ch in w) or w.endswith("元年"):
             continue  # 永平元年's 平元年: a year, not a name
-        if text.count(f"《{w}》") * 2 >= c:
+        if text.count(f"《{w}》") * 2 >= c or in_book_title(w, text):
             continue  # 《何典》: a book, which its title marks say (the book route's)
         shape = name_shape(w, surnames)
         tag = dictionary.get(w)
