@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from wikikv.compile.check import check
 from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.compile.pipeline import Compiler
@@ -223,3 +225,33 @@ def test_grounding_refuses_what_the_source_does_not_hold() -> None:
         ("Ada Lovelace", "Charles Babbage", "worked with")
     ]
     assert notes.summary == "A [mathematician]."  # no wikilink brackets from the model
+
+
+def test_a_failing_endpoint_stops_the_build_and_a_rerun_finishes_it(
+    llm_server: ScriptedLLMServer, make_provider: Factory, tmp_path: Path
+) -> None:
+    """The page role's endpoint answers 500 for one document: the build stops with a typed
+    error and writes none of that batch's pages; run again against a good endpoint, it ends with
+    the same grounded pages as a build that never failed."""
+    from wikikv.errors import LLMError
+    from wikikv.testing.llm_server import server_error
+
+    def failing(request: RecordedRequest) -> Reply:
+        docs = request.documents
+        if docs and docs[0][1].startswith("Sherlock") and "key_facts" in request.text_of("system"):
+            return server_error(500)
+        return scripted(request)
+
+    corpus = write_corpus(tmp_path)
+    store = open_store("memory://")
+    kb = store.create_kb("w")
+    llm_server.handler = failing
+    with pytest.raises(LLMError):
+        Compiler(kb, LLMCompileProvider(make_provider(max_retries=1))).build(corpus)
+    assert not kb.exists("/people/Sherlock Holmes")
+    llm_server.handler = scripted
+    report = Compiler(kb, LLMCompileProvider(make_provider())).build(corpus)
+    holmes = kb.get("/people/Sherlock Holmes")
+    assert isinstance(holmes, FileRecord)
+    assert facts_of(holmes) == ["Holmes lives at Baker Street in London."]
+    assert report.grounding["facts"]["kept"] == 3
