@@ -63,5 +63,6 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         assert row["peak_anon_mb"] > 0
         assert row["incremental_added"] == 1
         assert row["incremental_add_s"] > 0
-        assert row["mb_per_s"] > 0
+        # s/MB, not MB/s: on three tiny documents MB/s rounds to 0.0 when the machine is busy.
+        assert row["s_per_mb"] > 0
     assert rows[1]["entities"] > rows[0]["entities"]  # the second copy is a new world
