@@ -56,6 +56,17 @@ def test_title_inside_a_longer_name_is_not_matched() -> None:
     assert "blue murder" in {m.key for m in found}
 
 
+def test_dates_are_not_names_but_titles_with_numbers_are() -> None:
+    text = (
+        "Christian of Anhalt (11 May 1568 - 17 April 1630) was a prince. He wrote to "
+        "Anna Maria in April 1590. He liked the band 2 Chainz and the film 3096 Days."
+    )
+    found = ents.english_mentions(text, split_sentences(text, "en"), _gaz(["3096 Days"]))
+    keys = {m.key for m in found}
+    assert not keys & {"17 april", "11 may", "april", "may 1568", "april 1590", "17 april 1630"}
+    assert {"anna maria", "2 chainz", "3096 days"} <= keys
+
+
 def test_kind_of_a_title() -> None:
     assert ents.classify_title("Heat (film)", "Heat is a crime film.", "en") == "work"
     assert (

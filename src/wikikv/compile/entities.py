@@ -398,7 +398,9 @@ def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> b
             return False
         if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
             return False
-    return not all(t[0].isdigit() for t in run)
+    if all(t[0].isdigit() or t in _MONTHS for t in run):
+        return False  # "17 April", "April 1975", "14 November 1893": a date, not a name
+    return True
 
 
 def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Mention]:
