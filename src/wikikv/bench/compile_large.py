@@ -79,6 +79,7 @@ def build_one(
         elapsed = time.perf_counter() - t
         store.backend.sync()
         build_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        build_anon = anon.peak_kb / 1024
         one = workdir.parent / f"{workdir.name}-add.jsonl"
         one.write_text(json.dumps(extra, ensure_ascii=False) + "\n", encoding="utf-8")
         t = time.perf_counter()
@@ -97,7 +98,8 @@ def build_one(
         "s_per_mb": round(elapsed / mb, 2) if mb else 0.0,
         "phases_s": {k: round(v, 1) for k, v in report.timings.items()},
         "peak_rss_mb": round(build_peak, 0),
-        "peak_anon_mb": round(anon.peak_kb / 1024, 0),
+        "peak_anon_mb": round(build_anon, 0),
+        "peak_anon_with_add_mb": round(anon.peak_kb / 1024, 0),
         "store_mb": round(_dir_size(workdir) / 2**20, 0),
         "incremental_add_s": round(add_s, 3),
         "incremental_add_phases_s": {k: round(v, 3) for k, v in added.timings.items()},
