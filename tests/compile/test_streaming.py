@@ -72,3 +72,21 @@ def test_a_job_killed_before_the_index_flush_resumes_to_a_full_index(
             assert report.resumed
             assert snapshot(kb) == snapshot(clean)
             assert _index(kb) == _index(clean)
+
+
+def test_samewiki_digests_tell_equal_builds_from_different_ones(
+    tmp_path: Path, small_en: Path
+) -> None:
+    from wikikv.bench import samewiki
+
+    a = samewiki.dump(str(small_en), str(tmp_path / "a"), str(tmp_path / "a.json"))
+    b = samewiki.dump(str(small_en), str(tmp_path / "b"), str(tmp_path / "b.json"))
+    assert samewiki.compare(a, b) == {"pages": [], "index": []}
+    assert samewiki.main(["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    text = small_en.read_text(encoding="utf-8").replace("violin", "cello")
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(text, encoding="utf-8")
+    c = samewiki.dump(str(changed), str(tmp_path / "c"), str(tmp_path / "c.json"))
+    diff = samewiki.compare(a, c)
+    assert "/sources/articles/d1" in diff["pages"]
+    assert diff["index"]
