@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from wikikv.bench.compile import snapshot
 from wikikv.compile import pipeline
-from wikikv.compile.bench import snapshot
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.search.analysis import IndexKeys
