@@ -597,9 +597,11 @@ class KBWrites(KBReads):
 
     def _check_movable(self, s: str, d: str, olds: list[str]) -> None:
         """Refuse, before anything is written, a move whose copies would break a rule: a new
-        path over the depth bound, or a directory with continuation pages (not supported)."""
+        path over the depth bound, or a directory with continuation pages (not supported). Every
+        new path is checked before any directory, so the error does not depend on walk order."""
         for old in olds:
             self.norm(d + old[len(s) :])
+        for old in olds:
             _, orec = self.raw(old)
             if isinstance(orec, DirRecord) and orec.meta.pages > 0:
                 if len(self.ls_all(old)) > self.settings.dir_page_entries:
