@@ -209,6 +209,26 @@ Holmes plays the violin when a case stalls.
 """
 
 
+def test_a_sentence_several_sources_repeat_is_quoted_once(store: Store, tmp_path: Path) -> None:
+    same = "Grey Harbour is an English rock band formed in Leeds in 1998."
+    docs = [
+        {"id": "b1", "title": "Grey Harbour", "text": same + " The band has made five albums."},
+        {"id": "b2", "title": "Harbour Lights", "text": "Harbour Lights is an album. " + same},
+        {"id": "b3", "title": "Leeds Sound", "text": "Leeds Sound is a scene. " + same},
+    ]
+    path = tmp_path / "band.jsonl"
+    path.write_text("\n".join(json.dumps(d) for d in docs) + "\n", encoding="utf-8")
+    kb = store.create_kb("band")
+    Compiler(kb).build(path)
+    for _, rec in _by_name(_entity_pages(kb)).values():
+        lines = [ln.rsplit(" [^", 1)[0] for ln in rec.text.split("\n") if ln.startswith("- ")]
+        quotes = [ln for ln in lines if not ln.startswith("- [[")]
+        assert len(quotes) == len(set(quotes)), rec.text
+    band = _by_name(_entity_pages(kb))["Grey Harbour"][1].text
+    assert sum(line.startswith("- ") and same in line for line in band.split("\n")) == 1
+    assert check(kb).ok
+
+
 def _quoted(rec: FileRecord) -> list[str]:
     """Every quoted line of a page: key facts, mentions, digest lines, the summary line."""
     out = [line for line in rec.text.split("\n") if line.startswith(("- ", "> "))]

@@ -156,12 +156,14 @@ def render_entity(
         "## Key Facts" if lang != "zh" else "## 要点",
     ]
     notes: list[str] = []
+    quoted: set[str] = set()
     for fact in ent.facts:
-        _cite(out, notes, fact, texts)
-    if ent.mentions:
+        _cite(out, notes, fact, texts, quoted)
+    mentions = [f for f in ent.mentions if _quote_key(f, texts) not in quoted]
+    if mentions:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
-        for fact in ent.mentions:
-            _cite(out, notes, fact, texts)
+        for fact in mentions:
+            _cite(out, notes, fact, texts, quoted)
     links: list[str] = []
     if ent.links:
         out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
@@ -208,8 +210,19 @@ def render_entity(
     return "\n".join(out) + "\n", meta
 
 
-def _cite(out: list[str], notes: list[str], fact: Fact, texts: dict[str, str]) -> None:
-    """One quoted sentence with its footnote (numbered on from the notes so far)."""
+def _quote_key(fact: Fact, texts: dict[str, str]) -> str:
+    return " ".join(texts[fact.doc][fact.start : fact.end].casefold().split())
+
+
+def _cite(
+    out: list[str], notes: list[str], fact: Fact, texts: dict[str, str], quoted: set[str]
+) -> None:
+    """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
+    already quoted on the page (several sources repeating one passage) is quoted once."""
+    key = _quote_key(fact, texts)
+    if key in quoted:
+        return
+    quoted.add(key)
     n = len(notes) + 1
     quote = texts[fact.doc][fact.start : fact.end]
     out.append(f"- {quote} [^{n}]")
