@@ -229,6 +229,23 @@ def test_a_sentence_several_sources_repeat_is_quoted_once(store: Store, tmp_path
     assert check(kb).ok
 
 
+def test_a_line_that_only_names_the_entity_is_a_mention_not_a_fact(
+    store: Store, tmp_path: Path
+) -> None:
+    story = (
+        "# 渡口\n\n阿贵是渡口的船夫，每天撑船送人过河。\n阿贵说。\n阿贵又对我说：\n"
+        "“明天要涨水了。”\n阿贵的船是祖父留下的，船头漆着红色。\n阿贵说着，把船撑到了对岸。\n"
+        "阿贵在渡口住了三十年，从来没有离开过。\n阿贵说。\n阿贵又说：\n“你们城里人不懂。”\n"
+    )
+    kb = _build(store, tmp_path, "ferry", {"渡口": story})
+    page = _by_name(_entity_pages(kb))["阿贵"][1].text
+    facts = _section(page, "## 要点")
+    assert any("撑船送人过河" in f for f in facts)
+    assert not any(f.startswith(("- 阿贵说。", "- 阿贵又对我说：", "- 阿贵又说：")) for f in facts)
+    assert any(m.startswith("- 阿贵说。") for m in _section(page, "## 提及"))
+    assert check(kb).ok
+
+
 def _quoted(rec: FileRecord) -> list[str]:
     """Every quoted line of a page: key facts, mentions, digest lines, the summary line."""
     out = [line for line in rec.text.split("\n") if line.startswith(("- ", "> "))]

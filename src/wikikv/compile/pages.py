@@ -157,9 +157,14 @@ def render_entity(
     ]
     notes: list[str] = []
     quoted: set[str] = set()
-    for fact in ent.facts:
+    names = [ent.name, *ent.aliases]
+    facts = [f for f in ent.facts if says_something(_quote(f, texts), names)]
+    for fact in facts:
         _cite(out, notes, fact, texts, quoted)
-    mentions = [f for f in ent.mentions if _quote_key(f, texts) not in quoted]
+    # A line that only names the entity ("闰土说。", "He said:") is a mention, not a fact.
+    told = {id(f) for f in facts}
+    mentions = [f for f in ent.facts if id(f) not in told] + ent.mentions
+    mentions = [f for f in mentions if _quote_key(f, texts) not in quoted]
     if mentions:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
         for fact in mentions:
@@ -210,8 +215,34 @@ def render_entity(
     return "\n".join(out) + "\n", meta
 
 
+def _quote(fact: Fact, texts: dict[str, str]) -> str:
+    return texts[fact.doc][fact.start : fact.end]
+
+
 def _quote_key(fact: Fact, texts: dict[str, str]) -> str:
-    return " ".join(texts[fact.doc][fact.start : fact.end].casefold().split())
+    return " ".join(_quote(fact, texts).casefold().split())
+
+
+# Punctuation, quotes and the words of a speech tag: what is left of "闰土又对我说：" without them
+# and the name is nothing, so the line says nothing of him.
+_SPEECH_FILLER = re.compile(r"[说道问叫答又对我他她便着了们的和就是也还\s\W]")
+_WORD = re.compile(r"[^\W_]+")
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
+def says_something(quote: str, names: list[str]) -> bool:
+    """Whether a sentence says something of the entity besides naming it: not a line that
+    opens a speech ("...说：", "...said:"), and more than a name with a speech verb."""
+    text = quote.strip().rstrip("”’\"'")
+    if text.endswith(("：", ":")):
+        return False
+    rest = text
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            rest = rest.replace(name, " ")
+    if _HAN.search(rest):
+        return len(_SPEECH_FILLER.sub("", rest)) >= 4
+    return len(_WORD.findall(rest)) >= 3
 
 
 def _cite(
