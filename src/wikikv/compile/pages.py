@@ -242,7 +242,7 @@ def says_something(quote: str, names: list[str]) -> bool:
             rest = rest.replace(name, " ")
     if _HAN.search(rest):
         return len(_SPEECH_FILLER.sub("", rest)) >= 4
-    return len(_WORD.findall(rest)) >= 3
+    return len(_WORD.findall(rest)) >= 2
 
 
 def _cite(
