@@ -22,22 +22,6 @@ def kb() -> Iterator[KnowledgeBase]:
     store.close()
 
 
-@pytest.fixture
-def server() -> Iterator[ScriptedLLMServer]:
-    srv = ScriptedLLMServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
-def provider(server: ScriptedLLMServer) -> Iterator[OpenAICompatProvider]:
-    p = OpenAICompatProvider(
-        server.base_url, "test-model", timeout=5.0, max_retries=1, sleep=lambda s: None
-    )
-    yield p
-    p.close()
 
 
 FINAL = {

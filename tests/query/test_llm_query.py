@@ -30,22 +30,6 @@ def kb() -> Iterator[KnowledgeBase]:
     store.close()
 
 
-@pytest.fixture
-def server() -> Iterator[ScriptedLLMServer]:
-    srv = ScriptedLLMServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
-def llm(server: ScriptedLLMServer) -> Iterator[OpenAICompatProvider]:
-    p = OpenAICompatProvider(
-        server.base_url, "test-model", timeout=5.0, max_retries=1, sleep=lambda s: None
-    )
-    yield p
-    p.close()
 
 
 def roles(server: ScriptedLLMServer) -> list[str]:
@@ -53,20 +37,20 @@ def roles(server: ScriptedLLMServer) -> list[str]:
 
 
 def test_agreement_needs_no_llm_call(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
-    answer = ask(kb, "What is Inception?", llm)
+    answer = ask(kb, "What is Inception?", provider)
     assert answer.mode == "direct"
     assert answer.llm_calls == 0
     assert server.completions == []
 
 
 def test_a_disagreement_calls_the_llm_once_and_follows_it(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
     assert vote(kb, DISAGREE).page is None  # without a model a disagreement has no winner
     server.script(good_json({"choice": "/people/Emma Thomas", "reason": "she co-founded it"}))
-    answer = ask(kb, DISAGREE, llm)
+    answer = ask(kb, DISAGREE, provider)
     assert roles(server) == ["tie_break"]
     assert answer.mode == "direct"
     assert answer.llm_calls == 1
@@ -75,21 +59,21 @@ def test_a_disagreement_calls_the_llm_once_and_follows_it(
     assert {i for i, _ in sent.documents} == {"/people/Emma Thomas", "/people/Christopher Nolan"}
     server.reset()
     server.script(good_json({"choice": "/people/Christopher Nolan", "reason": "named"}))
-    followed = vote(kb, DISAGREE, _tie(llm))
+    followed = vote(kb, DISAGREE, _tie(provider))
     assert "the LLM chose /people/Christopher Nolan" in followed.reason
     assert followed.page is None  # followed, and Nolan's page has not passed lint
     server.reset()
     server.script(good_json({"choice": "neither", "reason": "neither answers"}))
-    chosen = vote(kb, DISAGREE, _tie(llm))
+    chosen = vote(kb, DISAGREE, _tie(provider))
     assert chosen.page is None
     assert chosen.llm_calls == 1
     assert len(server.completions) == 1
 
 
-def _tie(llm: OpenAICompatProvider):  # type: ignore[no-untyped-def]
+def _tie(provider: OpenAICompatProvider):  # type: ignore[no-untyped-def]
     from wikikv.query.answer import llm_tie_break
 
-    return llm_tie_break(llm)
+    return llm_tie_break(provider)
 
 
 def needs_deeper_script(answers: list[bool]) -> callable:  # type: ignore[valid-type]
@@ -103,11 +87,11 @@ def needs_deeper_script(answers: list[bool]) -> callable:  # type: ignore[valid-
 
 
 def test_nav_calls_needs_deeper_within_its_budget(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
     server.handler = needs_deeper_script([True] * 10)
     budget = Budget(max_reads=40, max_llm_calls=2)
-    judge = ModelNeedsDeeper(llm)
+    judge = ModelNeedsDeeper(provider)
     results = list(
         nav(kb, "Who is the wife of the director of Inception?", budget, needs_deeper=judge)
     )
@@ -118,10 +102,10 @@ def test_nav_calls_needs_deeper_within_its_budget(
 
 
 def test_nav_stops_when_the_model_says_the_page_covers_it(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
     server.handler = needs_deeper_script([False])
-    judge = ModelNeedsDeeper(llm)
+    judge = ModelNeedsDeeper(provider)
     budget = Budget(max_reads=40, max_llm_calls=5)
     results = list(nav(kb, "Who directed Dunkirk and Inception?", budget, needs_deeper=judge))
     entities = [r for r in results if r.level == "entity"]
@@ -134,14 +118,14 @@ def test_nav_stops_when_the_model_says_the_page_covers_it(
             kb,
             "Who directed Dunkirk and Inception?",
             Budget(max_reads=40),
-            needs_deeper=ModelNeedsDeeper(llm),
+            needs_deeper=ModelNeedsDeeper(provider),
         )
     )
     assert len([r for r in deeper if r.level == "entity"]) > 1
 
 
 def test_ask_uses_the_model_answer_with_checked_citations(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
     def handler(request: RecordedRequest) -> Reply:
         role = role_of(request.schema)
@@ -156,7 +140,7 @@ def test_ask_uses_the_model_answer_with_checked_citations(
 
     server.handler = handler
     answer = ask(
-        kb, "Who is Nolan's wife?", llm, Budget(max_reads=24), allow_direct=False, strategy="answer"
+        kb, "Who is Nolan's wife?", provider, Budget(max_reads=24), allow_direct=False, strategy="answer"
     )
     assert answer.mode == "llm"
     assert answer.answer == "Emma Thomas"
@@ -171,7 +155,7 @@ def test_ask_uses_the_model_answer_with_checked_citations(
 
 
 def test_an_answer_without_a_checked_citation_is_not_given(
-    kb: KnowledgeBase, server: ScriptedLLMServer, llm: OpenAICompatProvider
+    kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
     def handler(request: RecordedRequest) -> Reply:
         if role_of(request.schema) == "needs_deeper":
@@ -181,7 +165,7 @@ def test_an_answer_without_a_checked_citation_is_not_given(
 
     server.handler = handler
     answer = ask(
-        kb, "Who is Nolan's wife?", llm, Budget(max_reads=24), allow_direct=False, strategy="answer"
+        kb, "Who is Nolan's wife?", provider, Budget(max_reads=24), allow_direct=False, strategy="answer"
     )
     assert answer.mode == "evidence"
     assert "Jane Doe" not in answer.answer
