@@ -14,9 +14,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikikv.bench.report import machine_info
+
+if TYPE_CHECKING:
+    from wikikv.store.kb import KnowledgeBase
+    from wikikv.store.store import Store
 
 Log = Callable[[str], None]
 DEFAULT_CORPUS = "2wiki-corpus-6k"
@@ -89,19 +93,25 @@ def measure(store: Any, kb: Any, work: Path, log: Log) -> dict[str, Any]:
     return {"pages": pages, "records": len(original), "rows": rows}
 
 
-def run(corpus: str = DEFAULT_CORPUS, log: Log = print) -> dict[str, Any]:
+def build_wiki(corpus: str, work: Path, log: Log) -> tuple[Store, KnowledgeBase, float]:
+    """Compile a shared corpus offline into a throwaway LMDB store under ``work``; the store,
+    its kb and the build's seconds (``bench web`` builds its wiki the same way)."""
     from wikikv.bench.compile import CORPORA, shared_data
     from wikikv.compile.pipeline import Compiler
     from wikikv.store.store import open_store
 
+    store = open_store(f"lmdb://{work / 'store'}?sync=false")
+    kb = store.create_kb("wiki")
+    log(f"building the {corpus} wiki …")
+    t = time.perf_counter()
+    Compiler(kb).build(shared_data() / CORPORA[corpus])
+    return store, kb, time.perf_counter() - t
+
+
+def run(corpus: str = DEFAULT_CORPUS, log: Log = print) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="wikikv-bench-vault-"))
     try:
-        store = open_store(f"lmdb://{work / 'store'}?sync=false")
-        kb = store.create_kb("wiki")
-        log(f"building the {corpus} wiki …")
-        t = time.perf_counter()
-        Compiler(kb).build(shared_data() / CORPORA[corpus])
-        build_s = time.perf_counter() - t
+        store, kb, build_s = build_wiki(corpus, work, log)
         result = measure(store, kb, work, log)
         store.close()
         return {

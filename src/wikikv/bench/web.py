@@ -17,12 +17,11 @@ from __future__ import annotations
 import random
 import shutil
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from wikikv.bench.report import machine_info, summarize, time_ops
-from wikikv.bench.vault import DEFAULT_CORPUS, Log, measure
+from wikikv.bench.vault import DEFAULT_CORPUS, Log, build_wiki, measure
 
 BIG_DIR = "/bench-web/many"
 BIG_CHILDREN = 1000
@@ -117,18 +116,9 @@ def render_times(store: Any, kb: Any, repeat: int, log: Log) -> list[dict[str, A
 def run(
     corpus: str = DEFAULT_CORPUS, log: Log = print, repeat: int = 400, vault: bool = True
 ) -> dict[str, Any]:
-    from wikikv.bench.compile import CORPORA, shared_data
-    from wikikv.compile.pipeline import Compiler
-    from wikikv.store.store import open_store
-
     work = Path(tempfile.mkdtemp(prefix="wikikv-bench-web-"))
     try:
-        store = open_store(f"lmdb://{work / 'store'}?sync=false")
-        kb = store.create_kb("wiki")
-        log(f"building the {corpus} wiki …")
-        t = time.perf_counter()
-        Compiler(kb).build(shared_data() / CORPORA[corpus])
-        build_s = time.perf_counter() - t
+        store, kb, build_s = build_wiki(corpus, work, log)
         vault_result = measure(store, kb, work, log) if vault else None
         renders = render_times(store, kb, repeat, log)
         store.close()
