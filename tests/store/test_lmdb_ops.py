@@ -322,3 +322,37 @@ def test_sync_modes_round_trip(tmp_path: Path, query: str, durable: bool) -> Non
     out, _ = reader.communicate(timeout=300)
     assert reader.returncode == 0
     assert out.strip() == "60 page 59"
+
+
+class _CreatedMeanwhile(LMDBBackend):
+    """An LMDB backend on which another process creates the store (its format record, then a
+    kb's records) right after this one first finds no format record: the race two build workers
+    opening one fresh store run."""
+
+    def __init__(self, path: str, other: Path) -> None:
+        super().__init__(path)
+        self._other = other
+        self._raced = False
+
+    def get(self, key: bytes):  # type: ignore[no-untyped-def]
+        item = super().get(key)
+        if key == FORMAT_KEY and item is None and not self._raced:
+            self._raced = True
+            # A separate process: LMDB forbids opening one environment twice in a process.
+            code = f"from wikikv.store.store import open_store\n" \
+                f"with open_store({str(self._other)!r}) as s: s.create_kb('first')"
+            subprocess.run([sys.executable, "-c", code], check=True)
+        return item
+
+
+def test_a_store_created_by_another_process_meanwhile_is_opened(tmp_path: Path) -> None:
+    from wikikv.store.store import Store
+
+    path = tmp_path / "db"
+    backend = _CreatedMeanwhile(str(path), path)
+    store = Store(backend)
+    try:
+        assert backend._raced
+        assert store.kbs() == ["first"]
+    finally:
+        store.close()

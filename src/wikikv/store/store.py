@@ -17,7 +17,7 @@ import msgspec
 from wikikv.config import StoreSettings
 from wikikv.errors import ConfigError, FormatError, KBExists, StoreNotFound, UnknownKB
 from wikikv.store.backends import open_backend
-from wikikv.store.backends.base import ABSENT, Backend, Delete, Put, prefix_end
+from wikikv.store.backends.base import ABSENT, Backend, Delete, Item, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import FORMAT_KEY, KB_REGISTRY_PREFIX, KBKeys, check_kb_name, kb_registry_key
 from wikikv.store.records import now
@@ -69,21 +69,7 @@ class Store:
         self._check_format()
 
     def _check_format(self) -> None:
-        item = self.backend.get(FORMAT_KEY)
-        if item is None:
-            if next(iter(self.backend.scan(b"", b"\xff", limit=1)), None) is not None:
-                raise FormatError(
-                    f"{self.backend.describe()} holds data but no WikiKV format record: "
-                    "it is not a WikiKV store (or predates format versioning)"
-                )
-            info = FormatInfo(FORMAT_VERSION, now())
-            try:
-                self.backend.put_if(FORMAT_KEY, _enc.encode(info), ABSENT)
-            except Exception:  # noqa: BLE001 - another process created it first; re-check below
-                pass
-            item = self.backend.get(FORMAT_KEY)
-            if item is None:
-                raise FormatError("could not record the store format")
+        item = self.backend.get(FORMAT_KEY) or self._record_format()
         try:
             found = msgspec.msgpack.decode(item.value, type=FormatInfo)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -103,6 +89,30 @@ class Store:
                 f"(format {FORMAT_VERSION}: node keys keep a directory's children together); "
                 "run `wikikv migrate` on it once to rewrite it in place"
             )
+
+    def _record_format(self) -> Item:
+        """Make an empty backend a WikiKV store; refuse one that holds someone else's data."""
+        holds_data = next(iter(self.backend.scan(b"", b"\xff", limit=1)), None) is not None
+        # Read the format again after the scan: a process creating this store at the same moment
+        # writes the format record before any data, so data with no format record after it is
+        # foreign, and data with one is that other process's brand-new store.
+        item = self.backend.get(FORMAT_KEY)
+        if item is not None:
+            return item
+        if holds_data:
+            raise FormatError(
+                f"{self.backend.describe()} holds data but no WikiKV format record: "
+                "it is not a WikiKV store (or predates format versioning)"
+            )
+        info = FormatInfo(FORMAT_VERSION, now())
+        try:
+            self.backend.put_if(FORMAT_KEY, _enc.encode(info), ABSENT)
+        except Exception:  # noqa: BLE001 - another process created it first; re-check below
+            pass
+        item = self.backend.get(FORMAT_KEY)
+        if item is None:
+            raise FormatError("could not record the store format")
+        return item
 
     # ---------------------------------------------------------------- kbs
     def kbs(self) -> list[str]:
