@@ -49,9 +49,6 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 
 # (importer prefix, imported prefix) -> who removes it, and why it is still here.
 ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    # q8c (issue 14 item 6): one text-analysis package; the jieba entity tagging of
-    # llm/extractive.py moves there with compile/entities*.py.
-    ("wikikv.llm.extractive", "wikikv.compile"): "q8c: entity detection in one text package",
     # Not yet inverted: the build calls the quality gate itself (constraints in, pages linted as
     # rendered, repair after each batch); to become hooks the quality layer hands the build, as
     # the evolution cadence already is (CompileOptions.after_ingest).

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from wikikv.compile import entities as ents
-from wikikv.compile.digest import digest, split_sentences
-from wikikv.compile.entities_zh import chinese_mentions
-from wikikv.llm.extractive import jieba_pos, jieba_pos_fast, jieba_words
+from wikikv.text import entities as ents
+from wikikv.text.digest import digest, split_sentences
+from wikikv.text.entities_zh import chinese_mentions
+from wikikv.text.jieba_tags import jieba_pos, jieba_pos_fast, jieba_words
 
 
 def _gaz(titles: list[str]) -> ents.Gazetteer:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from wikikv.compile import entities as ents
-from wikikv.compile.digest import split_sentences
 from wikikv.compile.pipeline import Compiler
 from wikikv.sample import CORPUS_DIR
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store
+from wikikv.text import entities as ents
+from wikikv.text.digest import split_sentences
 
 
 def _mentions(text: str, titles: list[str] | None = None) -> list[ents.Mention]:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from wikikv.compile import ingest
-from wikikv.compile.digest import split_sentences
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.ingest import clean_text, read_corpus
+from wikikv.text.digest import split_sentences
 
 MARKER = re.compile(r"〔[0-9０-９]{1,3}〕|[⑴-⒇]")
 

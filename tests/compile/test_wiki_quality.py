@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile import entities_zh_reader as reader
 from wikikv.compile.check import check
-from wikikv.compile.digest import Sentence, lead_sentence
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
+from wikikv.text import entities_zh_reader as reader
+from wikikv.text.digest import Sentence, lead_sentence
 
 # One story, one document: the woman it is about is named only here. Common words (时候, 孩子,
 # 女人, 眼睛) recur as often as her name does.
@@ -332,8 +332,8 @@ def test_dictionary_words_need_evidence_and_pieces_of_names_are_no_pages(
 
 
 def test_kinds_of_people_and_glued_words_are_not_central_names() -> None:
-    from wikikv.compile.entities_zh import _SURNAMES
-    from wikikv.llm.extractive import jieba_freq, jieba_words
+    from wikikv.text.entities_zh import _SURNAMES
+    from wikikv.text.jieba_tags import jieba_freq, jieba_words
 
     acts = ("说", "便走了", "又来了", "笑了", "便坐下", "说完")
     text = "".join(f"国学家{act}。胡答：“{act}。”" for act in acts)

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile.digest import split_sentences
 from wikikv.compile.llm_provider import LLMCompileProvider
 from wikikv.errors import LLMOutputError
 from wikikv.llm.base import DocInput, SentenceSpan
@@ -15,6 +14,7 @@ from wikikv.llm.callcache import CallCache
 from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.testing.llm_server import ScriptedLLMServer, auto_reply, good_json, malformed, slow
+from wikikv.text.digest import split_sentences
 
 Factory = Callable[..., OpenAICompatProvider]
 TEXT = (

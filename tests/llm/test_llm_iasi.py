@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from wikikv.compile import entities as ents
 from wikikv.compile import state
 from wikikv.compile.ingest import Document
 from wikikv.compile.llm_provider import LLMCompileProvider
@@ -19,6 +18,7 @@ from wikikv.llm.scaffold import KINDS, scaffold_problems
 from wikikv.store.store import open_store
 from wikikv.testing.llm_model import model_reply
 from wikikv.testing.llm_server import RecordedRequest, Reply, ScriptedLLMServer, good_json, role_of
+from wikikv.text import entities as ents
 
 Factory = Callable[..., OpenAICompatProvider]
 

@@ -13,20 +13,21 @@ import multiprocessing as mp
 import os
 from collections.abc import Sequence
 
-from wikikv.compile.digest import (
+from wikikv.compile.ingest import Document
+from wikikv.compile.model import DocAnalysis
+from wikikv.compile.pages import one_line
+from wikikv.compile.subjects import sentence_roles
+from wikikv.llm.base import CompileProvider, DocInput, MentionOut, SentenceSpan
+from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.text.digest import (
     Sentence,
     is_heading,
     is_informative,
     lead_sentence,
     split_sentences,
 )
-from wikikv.compile.entities import declared_aliases
-from wikikv.compile.ingest import Document
-from wikikv.compile.model import DocAnalysis
-from wikikv.compile.pages import one_line
-from wikikv.compile.subjects import sentence_roles
-from wikikv.llm.base import CompileProvider, DocInput, MentionOut, SentenceSpan
-from wikikv.llm.extractive import ExtractiveProvider, jieba_pos, jieba_pos_fast
+from wikikv.text.entities import declared_aliases
+from wikikv.text.jieba_tags import jieba_pos, jieba_pos_fast
 
 DIGEST_K = {"en": 6, "zh": 8}
 DIGEST_MAX = 30
@@ -92,7 +93,7 @@ def tag_chinese(
     texts: Sequence[str], workers: int, fast: bool = False
 ) -> list[list[tuple[str, str]]]:
     """jieba POS tags of ``texts``, in parallel when it pays (big batch, fork available);
-    ``fast`` uses :func:`~wikikv.llm.extractive.jieba_pos_fast`."""
+    ``fast`` uses :func:`~wikikv.text.jieba_tags.jieba_pos_fast`."""
     ctx = _fork_context()
     tagger = jieba_pos_fast if fast else jieba_pos
     total = sum(len(t) for t in texts)

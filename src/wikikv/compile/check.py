@@ -18,11 +18,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from wikikv.compile import state
-from wikikv.compile.entities import fold
 from wikikv.compile.pages import FACT_LINE, NOTE_LINE, WIKILINK
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, depth, is_under
 from wikikv.store.records import DirRecord, FileRecord
+from wikikv.text.entities import fold
 
 SAMPLE = 10
 

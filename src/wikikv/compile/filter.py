@@ -12,8 +12,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
-from wikikv.compile.digest import is_informative, split_sentences
 from wikikv.compile.ingest import Document
+from wikikv.text.digest import is_informative, split_sentences
 
 _PUNCT = re.compile(r"[。！？，；：,.!?;:]")
 _BOILERPLATE = re.compile(

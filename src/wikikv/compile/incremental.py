@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from wikikv.compile import entities as ents
 from wikikv.compile.model import DocAnalysis, Model
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
+from wikikv.text import entities as ents
 
 
 def _name_keys(name: str) -> set[str]:

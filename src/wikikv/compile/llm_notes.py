@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from wikikv.compile import entities as ents
+from wikikv.text import entities as ents
 
 if TYPE_CHECKING:
     from wikikv.compile.model import DocAnalysis, Entity

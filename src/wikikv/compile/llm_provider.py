@@ -32,7 +32,6 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from wikikv.compile import entities as ents
 from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.errors import LLMOutputError, WikiKVError
 from wikikv.llm import query_roles
@@ -57,6 +56,7 @@ from wikikv.llm.page_prompt import (
 from wikikv.llm.prompts import ROLES, build_request
 from wikikv.llm.scaffold import scaffold_problems, to_scaffold
 from wikikv.llm.types import JSONObject, Provider, RoleRequest, Usage
+from wikikv.text import entities as ents
 
 if TYPE_CHECKING:
     from wikikv.llm.openai_compat import RoleResult

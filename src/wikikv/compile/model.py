@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import msgspec
 
 from wikikv.compile import categories, subjects
-from wikikv.compile import entities as ents
-from wikikv.compile.entities_zh_reader import kind_by_suffix, weak_place
 from wikikv.compile.schema import Schema, plan_routing
 from wikikv.llm.base import MentionOut, PageNotes, SentenceSpan
 from wikikv.store.paths import escape_segment
+from wikikv.text import entities as ents
+from wikikv.text.entities_zh_reader import kind_by_suffix, weak_place
 
 MIN_DF = 2
 ABOUT_FACTS = 30

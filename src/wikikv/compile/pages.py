@@ -35,9 +35,9 @@ import datetime as dt
 import hashlib
 import re
 
-from wikikv.compile.digest import lead_sentence
 from wikikv.compile.model import DocAnalysis, Entity, Fact, article_path, digest_path
 from wikikv.store.records import FileMeta
+from wikikv.text.digest import lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
 NOTE_LINE = re.compile(r"^\[\^(?P<n>\d+)\]: \[\[(?P<path>[^\]|]+)\]\] chars (?P<s>\d+)-(?P<e>\d+)$")

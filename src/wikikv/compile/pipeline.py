@@ -30,7 +30,6 @@ from typing import Any
 
 from wikikv.compile import handedits, state
 from wikikv.compile.analyze import analyze_documents
-from wikikv.compile.entities import ALIAS_KIND
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
 from wikikv.compile.incremental import affected_keys
@@ -56,6 +55,7 @@ from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import basename
 from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
+from wikikv.text.entities import ALIAS_KIND
 
 ProgressFn = Callable[[str, int, int], None]
 # Pages between two saves of the signature map (what a resumed job can skip).

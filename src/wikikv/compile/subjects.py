@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from wikikv.compile.digest import Sentence, is_heading
 from wikikv.llm.base import MentionOut
+from wikikv.text.digest import Sentence, is_heading
 
 NONE = -1
 CARRY = -2

@@ -3,7 +3,7 @@
 * ``descriptor`` — a template filled from the sample's statistics (language, entity kinds, the
   most frequent names and terms), honest about how the sample was drawn;
 * ``schema`` — one dimension per entity kind present in the sample, plus a fallback;
-* ``digest`` — sentence ranking (:mod:`wikikv.compile.digest`);
+* ``digest`` — sentence ranking (:mod:`wikikv.text.digest`);
 * ``entities`` — gazetteer + capitalization rules (English), jieba POS tags (Chinese);
 * ``needs_deeper`` — lexical coverage of the query's terms by the page;
 * ``answer`` — the best-covering evidence sentences, cited.
@@ -13,15 +13,10 @@ It is a real mode users run, not a test double.
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from wikikv.compile import digest as dg
-from wikikv.compile import entities as ents
-from wikikv.compile.entities_zh import chinese_mentions
 from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.llm.base import (
     Answer,
@@ -34,6 +29,10 @@ from wikikv.llm.base import (
     SentenceSpan,
     Usage,
 )
+from wikikv.text import digest as dg
+from wikikv.text import entities as ents
+from wikikv.text.entities_zh import chinese_mentions
+from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
 
 PROMPT_VERSION = "extractive/1"
 DIMENSIONS = {
@@ -54,64 +53,6 @@ DIMENSIONS = {
         "topic": ("专名", "其他专名与术语"),
     },
 }
-_jieba_lock = threading.Lock()
-_jieba_ready = False
-
-
-def jieba_pos(text: str) -> list[tuple[str, str]]:
-    """(word, flag) pairs covering ``text`` in order, from jieba's HMM POS tagger (initialized
-    once per process)."""
-    global _jieba_ready
-    import jieba
-    import jieba.posseg as pseg
-
-    if not _jieba_ready:
-        with _jieba_lock:
-            if not _jieba_ready:
-                jieba.setLogLevel(logging.WARNING)
-                jieba.initialize()
-                _jieba_ready = True
-    return [(p.word, p.flag) for p in pseg.cut(text)]
-
-
-def jieba_pos_fast(text: str) -> list[tuple[str, str]]:
-    """A cheaper tagging (about a tenth of the HMM tagger's time): jieba's segmenter (its HMM
-    still finds unknown words), tags from its dictionary, and ``nr`` for an unknown 2-3
-    character word that starts with a surname. It misses the transliterated foreign names the
-    HMM tagger labels (蒲力汗), so it is an option, not the default."""
-    import jieba
-
-    from wikikv.compile.entities_zh import looks_like_name
-
-    jieba_pos("")
-    table = jieba_words()
-    out: list[tuple[str, str]] = []
-    for word in jieba.cut(text, HMM=True):
-        flag = table.get(word)
-        if flag is None:
-            flag = "nr" if looks_like_name(word) else "x"
-        out.append((word, flag))
-    return out
-
-
-def jieba_words() -> dict[str, str]:
-    """jieba's dictionary of word → POS tag (loaded with the tagger)."""
-    import jieba.posseg as pseg
-
-    jieba_pos("")
-    table: dict[str, str] = pseg.dt.word_tag_tab
-    return table
-
-
-def jieba_freq() -> dict[str, int]:
-    """jieba's dictionary word frequencies (how common a word is in general Chinese)."""
-    import jieba
-
-    jieba_pos("")
-    freq: dict[str, int] = jieba.dt.FREQ
-    return freq
-
-
 class ExtractiveProvider:
     """The default provider (see the module docstring)."""
 

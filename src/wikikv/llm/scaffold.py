@@ -21,7 +21,7 @@ from typing import Any
 
 from wikikv.llm.base import DimensionSpec, Scaffold
 
-# The entity kinds of the compile pipeline (wikikv.compile.entities.KINDS; a test keeps the two
+# The entity kinds of the compile pipeline (wikikv.text.entities.KINDS; a test keeps the two
 # equal): llm/ does not import compile/.
 KINDS = ("person", "place", "org", "work", "event", "topic")
 FALLBACK_KIND = "topic"

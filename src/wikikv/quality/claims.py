@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from wikikv.compile.entities import fold
+from wikikv.text.entities import fold
 
 YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 _PLACE = r"([A-Z][\w'.-]+(?:(?:,\s*|\s+)(?:[A-Z][\w'.-]+|of|de|del|upon))*)"

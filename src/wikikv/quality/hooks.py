@@ -102,7 +102,7 @@ def _in_page(path: str, rec: FileRecord, page: ParsedPage) -> list[v.Finding]:
     names = NameIndex()
     names.add(path, [rec.meta.title, *rec.meta.aliases])
     own = {n for n in (rec.meta.title, *rec.meta.aliases) if n}
-    from wikikv.compile.entities import fold
+    from wikikv.text.entities import fold
 
     triples = [(f.n, f.quote, rec.meta.title) for f in page.facts]
     found = claims_of(path, triples, names, {fold(n) for n in own})

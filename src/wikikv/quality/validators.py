@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from wikikv.compile.entities import fold
 from wikikv.compile.pages import WIKILINK
 from wikikv.quality import claims as cl
 from wikikv.quality.page import FACT_HEADINGS, SOURCE_HEADINGS, ParsedPage, article_of, parse
@@ -25,6 +24,7 @@ from wikikv.store.audit import read_audit
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import is_under, parent
 from wikikv.store.records import DirRecord, FileRecord
+from wikikv.text.entities import fold
 
 DANGLING = "dangling_link"
 INCOMPLETE = "incomplete_page"

@@ -9,9 +9,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from wikikv.compile import entities_zh_reader as reader
-from wikikv.compile.digest import Sentence
-from wikikv.compile.entities import Mention, _has_han, _sentence_of, fold
+from wikikv.text import entities_zh_reader as reader
+from wikikv.text.digest import Sentence
+from wikikv.text.entities import Mention, _has_han, _sentence_of, fold
 
 _ZH_TAGS = {
     "nr": "person",
@@ -91,7 +91,7 @@ def chinese_mentions(
     freq: dict[str, int] | None = None,
 ) -> list[Mention]:
     """Mentions from jieba (word, flag) pairs covering ``text`` in order, plus 《书名》 titles,
-    plus the names central to the document (:mod:`wikikv.compile.entities_zh_reader`).
+    plus the names central to the document (:mod:`wikikv.text.entities_zh_reader`).
     ``titles`` maps folded corpus titles → their key, so a piece's title links to its page;
     with ``known`` (the tagger's dictionary; its presence turns the rules on) a short nr word
     must start with a surname, and a word the dictionary knows as a common word (``freq``:

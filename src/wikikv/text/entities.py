@@ -1,5 +1,5 @@
 """Named entities: detection (English and Chinese) and name-variant folding (kinds:
-:mod:`wikikv.compile.kinds`).
+:mod:`wikikv.text.kinds`).
 
 English has no statistical NER model offline here, so detection combines a *gazetteer* of the
 corpus's own titles (and their variants) with capitalization rules; "Holmes" / "Mr. Holmes"
@@ -21,10 +21,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from wikikv.compile.digest import Sentence
-from wikikv.compile.kinds import classify_title, kind_by_name, kind_of_qualifier, split_qualifier
+from wikikv.text.digest import Sentence
+from wikikv.text.kinds import classify_title, kind_by_name, kind_of_qualifier, split_qualifier
 
-# The kind rules live in :mod:`wikikv.compile.kinds`; re-exported for callers of this module.
+# The kind rules live in :mod:`wikikv.text.kinds`; re-exported for callers of this module.
 __all__ = [
     "ALIAS_KIND",
     "HONORIFICS",
