@@ -102,6 +102,18 @@ def test_ls_lists_dirs_and_pages(store_url: str, kb_with_page: Path) -> None:
     assert listing["files"] == []
 
 
+def test_a_trailing_slash_names_the_directory(store_url: str, kb_with_page: Path) -> None:
+    # Shells complete directories with a trailing slash; reads and rm take it as the directory.
+    assert ok(cli(store_url, "ls", "/people/")).stdout.splitlines() == ["Lu Xun"]
+    record = json.loads(ok(cli(store_url, "get", "/people/", "--json")).stdout)
+    assert record["path"] == "/people"
+    drilled = json.loads(ok(cli(store_url, "drill", "/people/", "--json")).stdout)
+    assert drilled["nodes"][0]["path"] == "/people"
+    assert_clean_error(cli(store_url, "ls", "/people//"), "invalid path")
+    ok(cli(store_url, "rm", "-r", "-y", "/people/"))
+    assert ok(cli(store_url, "ls")).stdout.splitlines() == []
+
+
 def test_ls_page_and_all_are_exclusive(store_url: str, kb_with_page: Path) -> None:
     result = cli(store_url, "ls", "/", "--page", "0", "--all")
     assert result.exit_code == 2

@@ -30,6 +30,7 @@ from wikikv.interfaces.common import (
     store_option,
     store_options,
     to_builtins,
+    trailing_slash,
 )
 from wikikv.store.backends.base import ANY
 from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
@@ -197,7 +198,7 @@ def docs(store_url: str, kb_name: str, as_json: bool, id_prefix: str) -> None:
 @main.command(short_help="List a directory.")
 @store_options
 @json_option
-@click.argument("path", default="/")
+@click.argument("path", default="/", callback=trailing_slash)
 @click.option("--page", type=click.IntRange(min=0), default=None, help="Listing page (0 first).")
 @click.option("--all", "all_pages", is_flag=True, help="Every page of a large directory.")
 def ls(
@@ -237,7 +238,7 @@ def ls(
 @main.command(short_help="Print a page (Markdown with front matter).")
 @store_options
 @json_option
-@click.argument("path")
+@click.argument("path", callback=trailing_slash)
 def get(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
     """Print the page at PATH as Markdown with one YAML front-matter block (the record with
     --json). PATH may also be a page name or alias, or a source document's id.
@@ -366,7 +367,7 @@ def put(
 @main.command(short_help="Delete a page or directory.")
 @store_options
 @json_option
-@click.argument("path")
+@click.argument("path", callback=trailing_slash)
 @click.option("-r", "--recursive", is_flag=True, help="Delete a directory and everything in it.")
 @click.option("-y", "--yes", is_flag=True, help="Do not ask before leaving links dangling.")
 def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool, yes: bool) -> None:

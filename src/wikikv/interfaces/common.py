@@ -221,6 +221,14 @@ def open_kb(store_url: str, kb_name: str) -> KnowledgeBase:
         raise
 
 
+def trailing_slash(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """Click callback: a directory typed with a trailing slash, as shells complete it
+    (``/people/``), names the directory ``/people``. Only one slash goes; ``//`` stays invalid."""
+    if len(value) > 1 and value.endswith("/") and not value.endswith("//"):
+        return value[:-1]
+    return value
+
+
 def resolve_page(kb: KnowledgeBase, target: str) -> str:
     """The path a user means by ``target``: a path as is (a source path may spell the document
     id with ``/`` unescaped: ``/sources/articles/en/Lu Xun``); otherwise a wiki page's name or

@@ -9,7 +9,14 @@ from typing import Any
 
 import click
 
-from wikikv.interfaces.common import emit, json_option, open_kb, resolve_page, store_options
+from wikikv.interfaces.common import (
+    emit,
+    json_option,
+    open_kb,
+    resolve_page,
+    store_options,
+    trailing_slash,
+)
 from wikikv.query.ops import drill_down, roll_up, wiki_read, wiki_search
 
 
@@ -95,7 +102,7 @@ def register(main: click.Group) -> None:
     @store_options
     @json_option
     @click.option("--levels", "-l", default=1, show_default=True, help="Levels below PATH.")
-    @click.argument("path", default="/")
+    @click.argument("path", default="/", callback=trailing_slash)
     def drill(store_url: str, kb_name: str, as_json: bool, levels: int, path: str) -> None:
         """List the nodes under PATH down to --levels levels (drill-down).
 
@@ -116,7 +123,7 @@ def register(main: click.Group) -> None:
     @main.command()
     @store_options
     @json_option
-    @click.argument("path")
+    @click.argument("path", callback=trailing_slash)
     def rollup(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
         """Show the ancestors of PATH from the root down (roll-up), with their overviews.
 
