@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from wikikv.compile.categories import (
+    MENTION_PREFIX,
+    SPREAD_EN,
+    SPREAD_ZH,
+    describe_label,
     entity_chain,
     lead_category,
     modifier,
@@ -99,6 +103,31 @@ def test_chinese_chain_is_the_collection_or_the_work_a_character_appears_in() ->
     assert entity_chain(Ent("孔乙己", about=["k"]), docs, cats, "zh") == ["呐喊"]
     runtu = Ent("闰土", mentioned_in={"g": 3})
     assert entity_chain(runtu, docs, cats, "zh") == ["《故乡》", "见于《呐喊》"]
+    # Named mostly in one work: that work is its home, though a note elsewhere names it once.
+    xianglin = Ent("祥林嫂", mentioned_in={"z": 9, "k": 1})
+    assert entity_chain(xianglin, docs, cats, "zh") == ["《祝福》", "见于《彷徨》"]
+
+
+def test_a_name_spread_over_the_corpus_is_filed_as_such_not_under_one_place() -> None:
+    docs = {
+        "k": Doc("孔乙己", "zh", "呐喊", "……"),
+        "g": Doc("故乡", "zh", "呐喊", "……"),
+        "z": Doc("祝福", "zh", "彷徨", "……"),
+        "r": Doc("随感录", "zh", "热风", "……"),
+        "h": Doc("华盖集题记", "zh", "华盖集", "……"),
+    }
+    cats = dict.fromkeys(docs, "")
+    author = Ent("鲁迅", mentioned_in={"k": 1, "g": 1, "z": 1, "r": 2, "h": 1})
+    assert entity_chain(author, docs, cats, "zh") == [SPREAD_ZH]
+    assert "多个集子" in describe_label("人物", SPREAD_ZH, "zh", False, False)
+    en_docs = {
+        "a": Doc("Hook", "en", "", "Hook is a 1991 American film.", "work"),
+        "b": Doc("Ringo Starr", "en", "", "Ringo Starr is an English drummer.", "person"),
+        "c": Doc("Thames", "en", "", "The Thames is a river in England.", "place"),
+    }
+    en_cats = {"a": "film", "b": "drummer", "c": "river"}
+    london = Ent("london", mentioned_in={"a": 1, "b": 1, "c": 1})
+    assert entity_chain(london, en_docs, en_cats, "en") == [f"{MENTION_PREFIX}{SPREAD_EN}"]
 
 
 @pytest.mark.parametrize(

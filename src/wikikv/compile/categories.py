@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 # "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
@@ -170,6 +170,9 @@ def modifier(sentence: str) -> str:
 
 
 MENTION_PREFIX = "in articles on "
+# Where an entity named all over the corpus goes (see _majority).
+SPREAD_EN = "many subjects"
+SPREAD_ZH = "见于多个集子"
 _KIND_PLURAL = {
     "person": "people",
     "place": "places",
@@ -213,13 +216,15 @@ def entity_chain(
         if ent.about:
             group = docs[ent.about[0]].group
             return [group] if group else []
-        works = Counter(docs[i].title for i in ent.mentioned_in if i in docs)
-        groups = Counter(docs[i].group for i in ent.mentioned_in if i in docs and docs[i].group)
+        works = _weighted(ent, docs, lambda d: d.title)
+        groups = _weighted(ent, docs, lambda d: d.group)
         out: list[str] = []
-        if works:
-            out.append(f"《{_top(works)}》")
+        work = _majority(works)
+        if work:
+            out.append(f"《{work}》")
         if groups:
-            out.append(f"见于《{_top(groups)}》")
+            group = _majority(groups)
+            out.append(f"见于《{group}》" if group else SPREAD_ZH)
         return out
     own: list[str] = []
     for doc_id in ent.about:
@@ -259,17 +264,48 @@ def start_level(chain: Sequence[str]) -> int:
 
 def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) -> list[str]:
     """["in articles on American films", "in articles on films"]: where the entity is named."""
-    mentioning = Counter(cats[i] for i in ent.mentioned_in if cats.get(i))
-    if mentioning:
-        top = _top(mentioning)
+    mentioning = _weighted(ent, docs, lambda d: "", cats)
+    top = _majority(mentioning)
+    if top:
         mods = Counter(modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top)
         general = f"{MENTION_PREFIX}{plural(top)}"
         mod = _top(mods)
         return [f"{MENTION_PREFIX}{mod} {plural(top)}", general] if mod else [general]
-    kinds = Counter(docs[i].about_kind for i in ent.mentioned_in if i in docs)
-    if kinds:
-        return [f"{MENTION_PREFIX}{_KIND_PLURAL.get(_top(kinds), 'other topics')}"]
-    return []
+    kinds = _weighted(ent, docs, lambda d: d.about_kind)
+    if not kinds:
+        return []
+    kind = _majority(kinds)
+    return [f"{MENTION_PREFIX}{_KIND_PLURAL.get(kind, 'other topics') if kind else SPREAD_EN}"]
+
+
+def _weighted(
+    ent: _Entity,
+    docs: Mapping[str, _Doc],
+    label: Callable[[_Doc], str],
+    cats: Mapping[str, str] | None = None,
+) -> Counter[str]:
+    """Label → how often the entity is named in documents with that label (a document that
+    names it counts at least once): its home by where it is named most, not by how many
+    short notes happen to name it once."""
+    out: Counter[str] = Counter()
+    for doc_id, times in ent.mentioned_in.items():
+        if doc_id not in docs:
+            continue
+        key = cats.get(doc_id, "") if cats is not None else label(docs[doc_id])
+        if key:
+            out[key] += max(times, 1)
+    return out
+
+
+def _majority(counts: Counter[str]) -> str:
+    """The label holding at least half the weight, or "": an entity named all over the corpus
+    (the author, his city, his journal) belongs to no one collection or kind of article, and
+    filing it under the one that names it a little more than the others misleads a reader."""
+    total = sum(counts.values())
+    if not total:
+        return ""
+    top = _top(counts)
+    return top if counts[top] * 2 >= total else ""
 
 
 def _specific(sentence: str, general: str) -> list[str]:
@@ -307,6 +343,8 @@ def describe_label(dim: str, label: str, lang: str, is_range: bool, is_other: bo
             return f"按名称排列的{label}（该组过大，无法再按类别细分）。"
         if is_other:
             return f"语料中没有共同类别可归的{dim}条目。"
+        if label == SPREAD_ZH:
+            return f"在多个集子中都出现的{dim}。"
         if label.startswith("见于《"):
             return f"{label[2:]}中各篇提到的{dim}。"
         if label.startswith("《"):
