@@ -16,6 +16,7 @@ from wikikv.bench.quality import labelled_sample, targets
 from wikikv.bench.quality_sets import (
     BUCKETS,
     contains_answer,
+    dev_path,
     load_questions,
     load_table,
     read_corpus,
@@ -36,12 +37,22 @@ def test_the_question_set_has_sixty_questions_in_three_buckets() -> None:
     assert all(len(q.docs) == 1 for q in qs if q.bucket == "single")
 
 
+def test_the_dev_set_has_thirty_new_multi_document_questions() -> None:
+    dev = load_questions(dev_path())
+    assert len(dev) >= 30
+    assert len({q.id for q in dev}) == len(dev)
+    assert all(q.bucket == "multi" and len(q.docs) >= 2 for q in dev)
+    held_out = {q.question for q in load_questions()}
+    assert not held_out & {q.question for q in dev}  # (d) repeats no question of (c)
+
+
 @pytest.mark.skipif(
     not (shared_data() / "luxun").is_dir(), reason="shared Lu Xun corpus not present"
 )
-def test_every_gold_answer_is_in_every_gold_document() -> None:
+@pytest.mark.parametrize("path", [None, dev_path()], ids=["set c", "set d"])
+def test_every_gold_answer_is_in_every_gold_document(path: Path | None) -> None:
     corpus = read_corpus(shared_data() / "luxun")
-    for q in load_questions():
+    for q in load_questions(path):
         for doc in q.docs:
             assert doc in corpus, f"{q.id}: no document {doc}"
             assert squash(q.answer) in squash(corpus[doc]), f"{q.id}: {q.answer!r} not in {doc}"

@@ -26,6 +26,12 @@ def evals_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "evals" / "luxun"
 
 
+def dev_path() -> Path:
+    """The development set (d): multi-document questions that nav's ranking is tuned on, so
+    that set (c) stays a held-out measure."""
+    return evals_dir() / "questions_dev.yaml"
+
+
 @dataclass(frozen=True)
 class ZhQuestion:
     id: str

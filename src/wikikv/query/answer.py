@@ -37,6 +37,8 @@ from wikikv.query.sentences import (
     Sentence,
     answer_text,
     best_sentences,
+    definitional,
+    definitional_subject,
     page_sentences,
     question_terms,
 )
@@ -197,7 +199,20 @@ def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) 
     """The page's answer: its sentences holding what the question asks besides the page's name;
     its summary when the question asks only about the subject ("Who is X?"); None (fall
     through to the evidence) when the question asks more and no sentence of the page holds it."""
-    best = best_sentences(question, page_sentences(page.path, page.text, "entity", 0))
+    on_page = page_sentences(page.path, page.text, "entity", 0)
+    defined = _definition(page, question, on_page)
+    if defined is not None:
+        return Answer(
+            question=question,
+            answer=answer_text([defined]),
+            mode="direct",
+            from_wiki=True,
+            citations=[Citation(page.path), *_citations(kb, [defined])],
+            pages_read=[page.path],
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            stopped_because="direct answer: the sentence that says what the subject is",
+        )
+    best = best_sentences(question, on_page)
     names = {t for n in (page.meta.title, *page.meta.aliases) for t in tokenize(n)}
     asked = question_terms(question) - names
     if asked:
@@ -219,6 +234,18 @@ def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) 
         elapsed_ms=(time.perf_counter() - started) * 1000,
         stopped_because="direct answer",
     )
+
+
+def _definition(page: FileRecord, question: str, on_page: list[Sentence]) -> Sentence | None:
+    """For "X是谁？" / "Who is X?" about this page's subject: the sentence that says what X is —
+    the page's summary when it is one (the compiler makes the defining sentence the summary),
+    else the best defining sentence among the page's own; None for other questions."""
+    subject = definitional_subject(question)
+    names = [n for n in (page.meta.title, *page.meta.aliases) if n]
+    if subject is None or fold_name(subject) not in {fold_name(n) for n in names}:
+        return None
+    summary = page_sentences(page.path, page.meta.summary, "entity", 0)
+    return definitional(summary, names) or definitional(on_page, names)
 
 
 # ----------------------------------------------------------------- offline
@@ -255,7 +282,9 @@ def evidence_answer(
         if r.granularity >= 2
         for s in page_sentences(r.path, r.text, r.level, i)
     ]
-    best = best_sentences(question, candidates)
+    subject = definitional_subject(question)
+    defined = definitional(candidates, [subject]) if subject else None
+    best = [defined] if defined is not None else best_sentences(question, candidates)
     spent = "budget spent" if not budget.allows() else "evidence gathered"
     return Answer(
         question=question,

@@ -10,6 +10,12 @@ A sentence scores the weights of the question's terms it contains, a term weighi
 candidate sentences contain it (an inverse document frequency over the candidates, so the name
 every sentence repeats counts little); earlier evidence breaks ties. The answer keeps the best few
 that score at least half the best; when no sentence contains any question term there is no answer.
+
+A definitional question ("闰土是谁？", "Who is Christopher Nolan?") asks what its subject *is*, so
+it is answered by the sentence that says so — the subject followed by 是/便是/即/"is a", a
+sentence that identifies someone as the subject (这少年便是闰土, 名叫…), an apposition (他的儿子
+闰土), a gloss with dates (爱罗先珂（1889—1952）俄国诗人) — rather than by the sentences that only
+repeat the name (:func:`definition_score`).
 """
 
 from __future__ import annotations
@@ -59,6 +65,94 @@ _LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\[\[[^\]]+\]\]")
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 _SPLIT = re.compile(r"(?<=[。！？!?；;])|(?<=[.!?])\s+(?=[A-Z\"“(])")
+
+
+# "X是谁？" / "谁是X？" / "X是什么人？" / "Who is X?" / "What was X?": the subject X.
+_DEFINE_ZH = (
+    re.compile(
+        r"^\s*(?P<x>[^？?，,。\s]{1,20}?)(?:到底|究竟)?(?:是|是个|是一个)(?:谁|什么人|何人|怎样的人|什么样的人)[？?。！!\s]*$"
+    ),
+    re.compile(r"^\s*(?:谁|什么人)是(?P<x>[^？?，,。\s]{1,20})[？?。\s]*$"),
+    re.compile(r"^\s*(?P<x>[^？?，,。\s]{1,20}?)是(?:什么|何物)[？?。\s]*$"),
+)
+_DEFINE_EN = re.compile(
+    r"^\s*(?:who|what)\s+(?:is|was|are|were)\s+(?P<x>[^?]{2,80}?)\s*\??\s*$", re.I
+)
+# What a definitional sentence looks like, given the subject's name (escaped into the pattern).
+_ZH_IS = r"(?:便是|就是|即是|乃是|正是|原是|也是|是|乃|即|为)"
+# Someone identified as the subject: 这少年便是闰土 / 大家都叫她祥林嫂 / 这是斜对门的杨二嫂.
+_ZH_CALLED = (
+    r"(?:便是|就是|正是|叫做|叫作|名叫|名为|称为|唤作|"
+    r"(?:叫|称|唤)(?:她|他|伊|它|作|做)?|(?:这|那|他|她|伊)(?:便|就|正|也)?是[^，。；！？]{0,12})"
+)
+_ZH_KIN = (
+    r"的(?:儿子|女儿|母亲|父亲|妻子|丈夫|哥哥|弟弟|姐姐|妹妹|兄弟|祖母|祖父|伯父|叔叔|"
+    r"朋友|同学|同窗|学生|先生|老师|徒弟|主人|仆人|佣人|女佣|邻居|孩子|小儿子|大儿子)"
+)
+_GLOSS_DATES = r"[（(][^）)]{0,20}\d{2,4}\s*[—–-]+\s*\d{2,4}[^）)]{0,20}[）)]"
+_SPEECH_END = ("：", ":", "说。", "道。", "问。")
+
+
+def definitional_subject(question: str) -> str | None:
+    """The subject a definitional question asks about ("闰土是谁？" → 闰土), else None."""
+    for pattern in _DEFINE_ZH:
+        m = pattern.match(question)
+        if m:
+            return m.group("x").strip('“”"《》')
+    m = _DEFINE_EN.match(question)
+    if m:
+        x = m.group("x").strip()
+        return x if x[:1].isupper() and len(x.split()) <= 8 else None
+    return None
+
+
+def definition_score(text: str, names: Iterable[str]) -> int:
+    """How plainly ``text`` says what one of ``names`` is: 3 — the name is the subject of 是/为/
+    "is a" or glossed with its dates; 2 — someone is identified as the name (…便是X, 名叫X) or
+    the name stands in apposition to a kinship or role (他的儿子X); 0 — otherwise (a line that
+    only names it, a speech tag)."""
+    plain = text.strip().strip("“”\"'「」")
+    if plain.endswith(_SPEECH_END) or len(plain) < 6:
+        return 0
+    best = 0
+    for name in names:
+        if not name or name not in plain:
+            continue
+        n = re.escape(name)
+        if has_cjk(name):
+            if re.match(
+                rf"^(?:[^，。；]{{0,6}}[，、])?{n}[，、]?{_ZH_IS}(?!否|不是)[^说道问]", plain
+            ):
+                return 3
+            if re.search(rf"{n}\s*{_GLOSS_DATES}", plain):
+                return 3
+            if re.search(rf"{_ZH_CALLED}{n}(?:[。，；！]|$)", plain) or re.search(
+                rf"{_ZH_KIN}{n}", plain
+            ):
+                best = 2
+        else:
+            lead = rf"^(?:The\s+)?{n}(?:\s*\([^)]*\))?,?\s+(?:is|was|are|were)\s+(?:an?|the|one)\b"
+            if re.match(lead, plain, re.I):
+                return 3
+            if re.search(rf"{n}(?:\s*\([^)]*\))?,\s+(?:an?|the)\s+\w+", plain):
+                best = max(best, 2)
+    return best
+
+
+def definitional(sentences: Sequence[Sentence], names: Iterable[str]) -> Sentence | None:
+    """The sentence that best says what the subject (``names``) is: the highest
+    :func:`definition_score`, then the earliest in its source (a text introduces a person before
+    it goes on), then the first met. None when no sentence defines it."""
+    names = [n for n in names if n]
+    scored = [(definition_score(s.text, names), s) for s in sentences]
+    scored = [(score, s) for score, s in scored if score > 0]
+    if not scored:
+        return None
+    order = {id(s): i for i, (_, s) in enumerate(scored)}
+    return min(
+        scored,
+        key=lambda x: (-x[0], x[1].chars[0] if x[1].chars else 1 << 30, order[id(x[1])]),
+    )[1]
 
 
 @dataclass(frozen=True)
