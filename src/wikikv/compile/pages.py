@@ -34,9 +34,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+from collections.abc import Mapping
 
 from wikikv.compile.model import DocAnalysis, Entity, Fact, article_path, digest_path
 from wikikv.store.records import FileMeta
+from wikikv.text.definitions import defining_score, without_note_mark
 from wikikv.text.digest import lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
@@ -105,11 +107,22 @@ def _today() -> str:
     return dt.datetime.now(dt.UTC).date().isoformat()
 
 
-def entity_summary(ent: Entity, docs: dict[str, DocAnalysis], lang: str) -> str:
+def entity_summary(
+    ent: Entity,
+    docs: dict[str, DocAnalysis],
+    lang: str,
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """The page's one-line summary: its own document's summary; the model's; with ``texts``,
+    the sentence that says what the entity is (:func:`definition`, quoted first among the key
+    facts); else how many documents mention it."""
     if ent.about and docs[ent.about[0]].summary:
         return one_line(docs[ent.about[0]].summary)
     if ent.summary:  # LLM mode: the model's one-line summary of the entity
         return one_line(ent.summary)
+    fact = definition(ent, texts, lang) if texts is not None else None
+    if fact is not None:
+        return one_line(without_note_mark(_quote(fact, texts or {})))
     names = [docs[i].title for i in sorted(ent.mentioned_in)][:3]
     if lang == "zh":
         return one_line(
@@ -133,7 +146,7 @@ def render_entity(
 ) -> tuple[str, FileMeta]:
     """The page text and meta of one entity."""
     words = KIND_WORDS.get(lang, KIND_WORDS["en"])
-    summary = entity_summary(ent, docs, lang)
+    summary = entity_summary(ent, docs, lang, texts)
     tags = [words.get(ent.kind, ent.kind), ent.dim]
     if ent.qualifier:
         tags.append(ent.qualifier)
@@ -159,11 +172,15 @@ def render_entity(
     quoted: set[str] = set()
     names = [ent.name, *ent.aliases]
     facts = [f for f in ent.facts if says_something(_quote(f, texts), names)]
+    defining = None if ent.about or ent.summary else definition(ent, texts, lang)
+    if defining is not None:  # the summary's sentence leads the key facts, with its citation
+        facts = [defining, *(f for f in facts if f != defining)]
     for fact in facts:
         _cite(out, notes, fact, texts, quoted)
     # A line that only names the entity ("闰土说。", "He said:") is a mention, not a fact.
     told = {id(f) for f in facts}
     mentions = [f for f in ent.facts if id(f) not in told] + ent.mentions
+    mentions = [f for f in mentions if f != defining]
     mentions = [f for f in mentions if _quote_key(f, texts) not in quoted]
     if mentions:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
@@ -215,7 +232,27 @@ def render_entity(
     return "\n".join(out) + "\n", meta
 
 
-def _quote(fact: Fact, texts: dict[str, str]) -> str:
+def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact | None:
+    """The sentence among the entity's key facts and mentions that best says who or what it
+    is (:func:`wikikv.text.definitions.defining_score`: "那地方叫平桥村，是一个…小村庄",
+    "这少年便是闰土。", a note's "孙伏园（1894—1966），浙江绍兴人"), or None. Chinese only
+    for now; the first such sentence in document order wins a tie."""
+    if lang != "zh" or texts is None:
+        return None
+    names = [ent.name, *ent.aliases]
+    best: tuple[int, int] | None = None
+    found = None
+    for n, fact in enumerate([*ent.facts, *ent.mentions]):
+        text = texts.get(fact.doc)
+        if text is None:
+            continue
+        score = defining_score(text[fact.start : fact.end], names)
+        if score > 0 and (best is None or (-score, n) < best):
+            best, found = (-score, n), fact
+    return found
+
+
+def _quote(fact: Fact, texts: Mapping[str, str]) -> str:
     return texts[fact.doc][fact.start : fact.end]
 
 

@@ -42,7 +42,7 @@ from wikikv.compile.ingest import (
 )
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
 from wikikv.compile.pages import article_meta
-from wikikv.compile.render import Desired, desired_nodes
+from wikikv.compile.render import Desired, LazyTexts, desired_nodes
 from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
 from wikikv.compile.summaries import add_summaries
@@ -572,6 +572,7 @@ class Compiler:
             self.provider.prompt_version,
             only,
             pages.sigs,
+            LazyTexts(texts, lambda doc_id: _load_texts(self.kb, {doc_id}).get(doc_id)),
         )
         report.summaries = add_summaries(want, schema, self.provider).to_dict()
         todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from wikikv.compile import pages as pg
@@ -37,6 +38,9 @@ class Desired:
     dir_text: dict[str, str] = field(default_factory=dict)
     doc_of: dict[str, str] = field(default_factory=dict)
     entity_at: dict[str, Entity] = field(default_factory=dict)
+    # the documents' texts, for the summaries of pages with no document of their own (the
+    # sentence that says what the entity is); loaded on demand in an incremental build
+    texts: Mapping[str, str] = field(default_factory=dict)
 
     def facts_of(self, path: str) -> list[Fact]:
         ent = self.entity_at.get(path)
@@ -60,6 +64,30 @@ class Desired:
             return texts[doc_id], pg.article_meta(d, texts[doc_id])
         about = self.model.entities[self.model.about[doc_id]].path
         return pg.render_digest(d, texts[doc_id], about, self.compiled_by, self.prompt_version)
+
+
+class LazyTexts(Mapping[str, str]):
+    """Document texts: the ones given, and any other read once through ``load`` when first
+    asked for (an incremental build holds only the changed documents' texts)."""
+
+    def __init__(self, given: dict[str, str], load: Callable[[str], str | None]) -> None:
+        self._texts = dict(given)
+        self._load = load
+
+    def __getitem__(self, doc_id: str) -> str:
+        text = self._texts.get(doc_id)
+        if text is None:
+            text = self._load(doc_id)
+            if text is None:
+                raise KeyError(doc_id)
+            self._texts[doc_id] = text
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
 
 
 def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: str) -> str:
@@ -103,13 +131,14 @@ def desired_nodes(
     prompt_version: str,
     only: set[str] | None = None,
     known: dict[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> Desired:
     """Every node the wiki should hold. With ``only`` (entity keys that may have changed) and
     ``known`` (the signatures recorded when pages were written), the signature of any other
     entity whose path is already known is taken as unchanged instead of recomputed — the
     incremental path; see :func:`wikikv.compile.pipeline.affected_keys` for why that is exact."""
     lang = schema.language
-    want = Desired(docs, model, lang, compiled_by, prompt_version)
+    want = Desired(docs, model, lang, compiled_by, prompt_version, texts=texts or {})
     extra = f"{lang}|{compiled_by}|{prompt_version}"
     for doc_id, d in docs.items():
         a, g = article_path(doc_id), digest_path(doc_id)
@@ -246,7 +275,7 @@ def _dirs(
 
 
 def _row_summary(want: Desired, ent: Entity) -> str:
-    return pg.one_line(pg.entity_summary(ent, want.docs, want.lang), 120)
+    return pg.one_line(pg.entity_summary(ent, want.docs, want.lang, want.texts), 120)
 
 
 def _dir(want: Desired, path: str, text: str) -> None:

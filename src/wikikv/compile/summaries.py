@@ -124,7 +124,7 @@ def add_summaries(want: Desired, schema: Schema, provider: object) -> SummarySta
             continue  # unchanged (not re-rendered), or not a section
         ranked = _rank(members)
         items = [
-            (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang)}") for e in ranked
+            (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}") for e in ranked
         ]
         extractive = " ".join(t for _, t in items[:EXTRACTIVE_PAGES])
         text, share = extractive, synthesized_share(extractive, [t for _, t in items])
@@ -164,13 +164,13 @@ def _corpus(
         (d, sorted(_rank(under.get(d, [])), key=lambda e: not e.about)[:CORPUS_PAGES]) for d in dims
     ]
     offered = [
-        (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang)}")
+        (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}")
         for _, ents in main
         for e in ents
     ]
     names = {e.path: e.name for _, ents in main for e in ents}
     claims: list[tuple[str, list[str]]] = [
-        (pg.entity_summary(ents[0], want.docs, want.lang), [ents[0].path])
+        (pg.entity_summary(ents[0], want.docs, want.lang, want.texts), [ents[0].path])
         for _, ents in main
         if ents
     ]

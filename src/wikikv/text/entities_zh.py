@@ -61,13 +61,23 @@ _COMPOUND_SURNAMES = (
     "夏侯",
     "公输",
 )
+# A commentator's name is followed by what he wrote on a classic: 注 note, 疏 sub-commentary, 笺 gloss.
+_SCHOLIUM = frozenset("注疏笺")
 _ZH_HONORIFIC_SUFFIX = ("先生", "女士", "小姐", "君", "氏")
 _BOOK = re.compile(r"《([^《》\n]{1,30})》")
 # After a title in book quotes: it is a periodical ("登在《语丝》上", "《莽原》第三期", "《现代评论》
 # 周刊"), which the wiki files under organizations with the societies that publish them.
 _PERIODICAL = re.compile(
-    r"(?:上[发登载，。的]|第[一二三四五六七八九十百\d]+[期号卷]|周刊|月刊|半月刊|旬刊|季刊|日报|杂志|副刊|社"
-    r"|总?编辑|记者|主笔|撰稿|英文部)"
+    r"(?:上[发登载，。的]|第[一二三四五六七八九十百\d]+(?:卷第[一二三四五六七八九十百\d]+)?[期号]|周刊|月刊|半月刊|旬刊|季刊|日报|杂志|副刊|社"
+    r"|总?编辑|记者|主笔|撰稿|英文部"
+    r"|[（(](?:周刊|月刊|半月刊|旬刊|季刊|日刊|期刊)"  # 《诗刊》（周刊）
+    r"|[一二三四五六七八九十百\d]+期|的(?:编者|编辑|投稿|撰稿|记者|主编)|(?:创|停|终)刊|出到\S{1,3}期)"
+)
+# Before a title: a periodical is where a text was published on a date, or what someone wrote
+# for ("一九二九年八月五日《语丝》", "载《莽原》", "发表于《新青年》", "投稿《奔流》").
+_PERIODICAL_BEFORE = re.compile(
+    r"(?:[\d〇一二三四五六七八九十]日|刊于|刊载于?|登载于?|登在|^载|[，。、（(]载|发表于|发表在|投稿于?"
+    r"|寄稿于?|创办|期刊)$"
 )
 # Agent and abstract endings: 文学者, 经验家, 国民性 are kinds of people or things, not names.
 _COMMON_ENDINGS = reader.COMMON_ENDINGS
@@ -98,22 +108,32 @@ def chinese_mentions(
     its general frequency) must be used as a name here."""
     central: dict[str, str] = {}
     places_at: set[int] = set()  # where a word jieba tags as a place starts
+    owners_end: set[int] = set()  # where a person's or an institution's name ends
     if known is not None and freq is not None:
         tags_at: dict[int, str] = {}
         at = 0
         for word, flag in words:
             tags_at[at] = flag
-            if flag.startswith("ns"):
-                places_at.add(at)
+            if flag.startswith("ns") and len(word) >= 2:
+                places_at.add(at)  # (a one-character ns is mostly a noun: 蓬 of 蓬草)
             at += len(word)
+            if len(word) >= 2 and (
+                flag.startswith(("nt", "nr", "j"))  # not a place: 上海中华书局 is where it is
+                or reader.kind_by_suffix(word, weak=False) == "org"
+            ):
+                owners_end.add(at)
         central = reader.central_names(text, known, freq, _SURNAMES, tags_at)
         for name in [n for n in central if n in _COMPOUND_SURNAMES]:
             del central[name]  # 公输 of 公输般
+        for name in [n for n, k in central.items() if k == "org"]:
+            if _owned(name, text, owners_end):
+                del central[name]  # 北京大学评议会: the council of a university, no body of its own
     out = _central_mentions(text, sentences, central)
     taken = [(m.start, m.end) for m in out]
     pos = 0
     hint = 0
     verdict: dict[str, bool] = {}
+    owned: dict[str, bool] = {}
     evidence: dict[str, str] = {}
     for word, flag in _join_suffixed(_join_transliterations(words, known)):
         start = pos
@@ -154,6 +174,8 @@ def chinese_mentions(
             continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传 (not 达尔文)
         if word in reader.KINSHIP or any(ch in reader.NOT_IN_NAME for ch in word):
             continue
+        if kind == "person" and len(word) >= 3 and word[-1] in _SCHOLIUM:
+            continue  # 郭璞注 'Guo Pu's note': a name glued to the note it wrote
         if kind == "person" and known is not None and word not in known and _unlikely_name(word):
             continue
         if kind == "person" and known is not None and _common_person_word(word, known):
@@ -188,6 +210,11 @@ def chinese_mentions(
             if ev == "place":
                 kind = "place"  # 爱尔兰, 阿拉伯: tagged as persons, used as places
             weak = ev == ""
+        if kind == "org" and known is not None:
+            if word not in owned:
+                owned[word] = _owned(word, text, owners_end)
+            weak = weak or owned[word]  # 评议会, 全国代表大会: an organ a text gives an owner
+
         if kind == "topic" and known is not None:
             continue  # jieba's nz: 佛法, 深信, 曙光, 搜神 — a name only with an event's ending
         if (
@@ -203,6 +230,7 @@ def chinese_mentions(
         out.append(Mention(key, word, kind, hint, start, pos, weak=weak))
     # A book the document names again and again is central to it (何典 in the preface to 何典).
     book_counts = Counter(m.group(1).strip() for m in _BOOK.finditer(text))
+    periodicals = _periodicals(text)
     hint = 0
     for m in _BOOK.finditer(text):
         name = m.group(1).strip()
@@ -210,7 +238,7 @@ def chinese_mentions(
             continue
         key = titles.get(fold(name), fold(name))
         hint = _sentence_of(sentences, m.start(1), hint)
-        kind = "org" if _PERIODICAL.match(text, m.end()) else "work"
+        kind = "org" if name in periodicals else "work"
         out.append(
             Mention(
                 key,
@@ -224,6 +252,21 @@ def chinese_mentions(
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
+    return out
+
+
+def _periodicals(text: str) -> set[str]:
+    """The titles in 《》 that ``text`` shows to be periodicals at least once (see
+    :data:`_PERIODICAL`, :data:`_PERIODICAL_BEFORE`): every mention of such a title in the
+    document is the periodical, filed with the organizations ("报刊社团"), not with the works."""
+    out: set[str] = set()
+    for m in _BOOK.finditer(text):
+        name = m.group(1).strip()
+        if name in out:
+            continue
+        before = text[max(0, m.start() - 6) : m.start()]
+        if _PERIODICAL.match(text, m.end()) or _PERIODICAL_BEFORE.search(before):
+            out.add(name)
     return out
 
 
@@ -395,7 +438,15 @@ def _name_evidence(
     if word not in known and reader.in_book_title(word, text):
         return "fragment"  # 陶庵梦 of 《陶庵梦忆》 (林黛玉 of 《林黛玉日记》 is a name)
     if kind == "person":
-        if reader.person_evidence(word, text) or _whereabouts(word, text, places_at or set()):
+        somewhere = _whereabouts(word, text, places_at or set())
+        if _dictionary_noun(word, known, freq) and not (somewhere or reader.name_signs(word, text)):
+            # 马鞭, 罗汉豆: a word the dictionary knows that neither speaks, nor is spoken to,
+            # nor has a title or a kin, nor goes to a place here is a noun, however much it
+            # does in the story
+            if len(word) >= 3 and reader.place_evidence(word, text):
+                return "place"  # 宣武门: a gate the dictionary tags as a person
+            return ""
+        if somewhere or reader.person_evidence(word, text):
             return "name"
         if len(word) >= 3 and not needs and reader.place_evidence(word, text):
             return "place"  # 爱尔兰 (a two-character word after 在 is any noun: 在富豪)
@@ -407,6 +458,32 @@ def _name_evidence(
         if (word in known or len(word) == 2) and not reader.place_evidence(word, text):
             return ""
     return "name"
+
+
+def _owned(word: str, text: str, owners_end: set[int]) -> bool:
+    """Whether ``text`` gives the institution ``word`` an owner in a third of its occurrences or
+    more: a name or an institution right before it, or 的 ("北京大学评议会", "国民党第二次全国代表
+    大会", "女师大的学生会"). A council, a congress or an editorial office of something is a
+    generic organ, not one body a reader looks up; 教育部 and 语丝社 stand alone."""
+    total = owned = 0
+    start = text.find(word)
+    while start >= 0:
+        total += 1
+        if start in owners_end or text[start - 1 : start] in ("的", "之"):
+            owned += 1
+        start = text.find(word, start + len(word))
+    return total > 0 and owned * 3 >= total
+
+
+def _dictionary_noun(word: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """A word jieba's dictionary holds whose person tag is a guess the text has to confirm
+    (:func:`reader.name_signs`): two characters (马鞭, 笨牛), four or more (打落水狗), or three
+    that start with a common word (罗汉+豆, 毛瑟+枪) — not a surname and a given name (汪精卫,
+    曹雪芹, whose first two characters are no word), nor a transliteration (尼采 nrt)."""
+    tag = known.get(word)
+    if tag is None or tag == "nrt" or all(ch in _TRANSLIT for ch in word):
+        return False
+    return len(word) != 3 or reader.common_head(word, known, freq)
 
 
 def _bare(name: str) -> str:

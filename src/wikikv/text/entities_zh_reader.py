@@ -314,7 +314,7 @@ _PERSON_MARK = re.compile(
 _SPEECH_MARK = re.compile(r"^[大高低冷又便就也忙连却才怒笑着声]{0,2}(?:说|道|问|答|嚷|喊)")
 _SUBJECT_BEFORE = frozenset("他她我你们很太最更极颇甚真好都也就便已还才又再不没未别莫正却来的")
 _PERSON_BEFORE_MARK = re.compile(
-    r"(?:诗人|作家|教授|博士|学者|皇帝|主簿|哲学家|文学家|小说家|画家|翻译家|批评家|思想家|"
+    r"(?:诗人|作家|教授|博士|学者|皇帝|主簿|译者|编者|作者|哲学家|文学家|小说家|画家|翻译家|批评家|思想家|"
     r"史家|戏曲家|剧作家|儿子|女儿|孙子|孙女|孙女儿|侄儿|妻子|丈夫|哥哥|弟弟|姐姐|妹妹)$"
 )
 # A note line of the annotated edition: its marker, then the word it explains ("〔３〕　嫦娥　古代
@@ -342,6 +342,42 @@ def person_evidence(word: str, text: str) -> bool:
                 return True
         start = text.find(word, end)
     return False
+
+
+# A kinship word after a name ("七斤的女儿", "单四嫂子的宝儿" is not needed: the suffix says it).
+_KIN_AFTER = re.compile(
+    r"^的?(?:父亲|母亲|儿子|女儿|妻子|丈夫|哥哥|弟弟|姐姐|妹妹|老婆|祖母|祖父|孙子|孙女|侄儿|"
+    r"爹|娘|妈|爸)"
+)
+# What a person writes or says ("冯乃超的剧本", "胡适之的话"): a horsewhip has no essay.
+_WORK_AFTER = re.compile(r"^的(?:文章|论文|剧本|小说|诗|译文|译本|信|话|日记|著作|作品|演说|讲演)")
+_QUOTE_OPEN = frozenset("“‘「『")
+_ADDRESS_END = frozenset("，！？,!?")
+
+
+def name_signs(word: str, text: str) -> bool:
+    """Whether ``text`` shows any sign of ``word`` being a person's name: what
+    :func:`person_evidence` finds (a lifespan, an honorific, authorship, a title or kinship
+    word before it, speech twice), or speech once, a kinship word after it ("七斤的女儿"),
+    being addressed ("“阿Q，你…", "“老栓！"), a note that explains it as a person. A word jieba's
+    dictionary knows that meets none of these is a common noun, whatever it does in a story:
+    a horsewhip is raised and beans are cooked (马鞭, 罗汉豆), but neither speaks, nor is
+    spoken to, nor has a father."""
+    if person_evidence(word, text):
+        return True
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        after = text[end : end + 5]
+        before = text[start - 1] if start else ""
+        if _SPEECH_MARK.match(after) and before not in _SUBJECT_BEFORE:
+            return True
+        if _KIN_AFTER.match(after) or _WORK_AFTER.match(text[end : end + 4]):
+            return True
+        if before in _QUOTE_OPEN and after[:1] in _ADDRESS_END:
+            return True
+        start = text.find(word, end)
+    return noted(word, text)
 
 
 # The first clause of a note that explains a person ("古代神话中人物", "孔丘的弟子", "姓卜名商").
@@ -437,6 +473,15 @@ def in_book_title(word: str, text: str) -> bool:
 
 def _is_han(ch: str) -> bool:
     return bool(ch) and "\u3400" <= ch <= "\u9fff"
+
+
+def common_head(word: str, dictionary: dict[str, str], freq: dict[str, int]) -> bool:
+    """A three-character word whose first two characters are a word in general use (罗汉+豆,
+    经济+权, 毛瑟+枪): a compound noun, where a name's surname and first given character are
+    seldom a word (汪精卫, 陈老五)."""
+    return len(word) == 3 and freq.get(word[:2], 0) >= _DICT_COMMON_FREQ and (
+        dictionary.get(word[:2]) != "nrfg"  # 朱家 'the Zhu family': 朱家骅 is a name
+    )
 
 
 def compound_word(
@@ -600,7 +645,17 @@ def central_names(
             continue
         if tag is not None and used_as_common_word(w, text) and not strong and not placed:
             continue
-        out[w] = shape or "person"
+        kind = shape or "person"
+        if kind == "person" and kind_by_suffix(w) is None and not w.startswith(_NAME_PREFIX):
+            # 罗汉豆, 经济权: a common word and one character more is a noun (陈老五 and
+            # 汪精卫 are names: 陈老 and 汪精 are no words); so is a two-character word the
+            # dictionary holds (马鞭) — unless the text shows a sign of a name
+            dictionary_noun = (
+                tag is not None and not tag.startswith(("nrt", "ns", "nt")) and len(w) != 3
+            )
+            if (dictionary_noun or common_head(w, dictionary, freq)) and not name_signs(w, text):
+                continue  # 马鞭, 罗汉豆: a noun that acts in a story but shows no sign of a name
+        out[w] = kind
     for ch in _one_character_names(text, freq):
         out[ch] = "person"
         counts[ch] = text.count(ch)  # so that 禹太太 (a tenth of them) does not swallow 禹
