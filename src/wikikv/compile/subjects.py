@@ -57,10 +57,17 @@ def sentence_roles(
         lead = len(s.text) - len(body)
         i = first.get(idx)
         role: int = NONE
-        if i is not None and _is_subject(text, s, lead, mentions[i], lang):
-            role = i
+        if lang == "zh" and _asks(body):
+            role = NONE  # a question asserts nothing about anyone: at most a mention
+        elif i is not None and _is_subject(text, s, lead, mentions[i], lang):
+            if not (lang == "zh" and _addressed(text, mentions[i])):
+                role = i
         elif lang == "zh":
-            if _ZH_PRONOUN.match(body) or _ZH_ELLIPSIS.match(body):
+            # Inside quoted speech 他/她 and a dropped subject belong to the speech, not to the
+            # narrative's subject ("他是很听话的" in 祥林嫂's words is her son).
+            if (_ZH_PRONOUN.match(body) or _ZH_ELLIPSIS.match(body)) and not _in_speech(
+                text, s.start + lead
+            ):
                 role = CARRY
         elif _EN_PRONOUN.match(body):
             role = CARRY
@@ -86,3 +93,24 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
     if not prefix:
         return True
     return bool(_EN_OPENER.match(prefix))
+
+
+_ZH_QUESTION_END = re.compile(r"[？?][”’」』…\s]*$")
+
+
+def _asks(body: str) -> bool:
+    return bool(_ZH_QUESTION_END.search(body))
+
+
+def _in_speech(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a quotation opened earlier in its paragraph (a speech that
+    runs over several paragraphs reopens its quote at each, so counting restarts there)."""
+    para = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return para.count("“") > para.count("”")
+
+
+def _addressed(text: str, m: MentionOut) -> bool:
+    """A name said to its bearer inside speech ("“祥林嫂，你放着罢！”"): a vocative, not the
+    subject of what is said."""
+    return text[m.end : m.end + 1] in "，,！!：:" and _in_speech(text, m.start)
+
