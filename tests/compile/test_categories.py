@@ -73,6 +73,7 @@ class Ent:
     key: str
     about: list[str] = field(default_factory=list)
     mentioned_in: dict[str, int] = field(default_factory=dict)
+    times_named: dict[str, int] = field(default_factory=dict)
 
 
 def test_english_chain_is_specific_first_then_where_it_is_named() -> None:
@@ -104,7 +105,7 @@ def test_chinese_chain_is_the_collection_or_the_work_a_character_appears_in() ->
     runtu = Ent("闰土", mentioned_in={"g": 3})
     assert entity_chain(runtu, docs, cats, "zh") == ["《故乡》", "见于《呐喊》"]
     # Named mostly in one work: that work is its home, though a note elsewhere names it once.
-    xianglin = Ent("祥林嫂", mentioned_in={"z": 9, "k": 1})
+    xianglin = Ent("祥林嫂", mentioned_in={"z": 0, "k": 5}, times_named={"z": 9, "k": 1})
     assert entity_chain(xianglin, docs, cats, "zh") == ["《祝福》", "见于《彷徨》"]
 
 
@@ -117,7 +118,7 @@ def test_a_name_spread_over_the_corpus_is_filed_as_such_not_under_one_place() ->
         "h": Doc("华盖集题记", "zh", "华盖集", "……"),
     }
     cats = dict.fromkeys(docs, "")
-    author = Ent("鲁迅", mentioned_in={"k": 1, "g": 1, "z": 1, "r": 2, "h": 1})
+    author = Ent("鲁迅", mentioned_in=dict.fromkeys("kgzrh", 0), times_named={"r": 2})
     assert entity_chain(author, docs, cats, "zh") == [SPREAD_ZH]
     assert "多个集子" in describe_label("人物", SPREAD_ZH, "zh", False, False)
     en_docs = {

@@ -196,6 +196,7 @@ class _Entity(Protocol):
     key: str
     about: list[str]
     mentioned_in: dict[str, int]
+    times_named: dict[str, int]
 
 
 def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
@@ -288,12 +289,12 @@ def _weighted(
     names it counts at least once): its home by where it is named most, not by how many
     short notes happen to name it once."""
     out: Counter[str] = Counter()
-    for doc_id, times in ent.mentioned_in.items():
+    for doc_id in ent.mentioned_in:
         if doc_id not in docs:
             continue
         key = cats.get(doc_id, "") if cats is not None else label(docs[doc_id])
         if key:
-            out[key] += max(times, 1)
+            out[key] += max(ent.times_named.get(doc_id, 0), 1)
     return out
 
 

@@ -66,6 +66,7 @@ class Entity:
     path: str = ""
     about: list[str] = field(default_factory=list)
     mentioned_in: dict[str, int] = field(default_factory=dict)  # doc → first sentence index
+    times_named: dict[str, int] = field(default_factory=dict)  # doc → how often it names it
     surfaces: dict[str, int] = field(default_factory=dict)
     aliases: list[str] = field(default_factory=list)
     qualifier: str = ""
@@ -243,6 +244,7 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
                 continue
             if doc_id not in ent.mentioned_in:
                 ent.mentioned_in[doc_id] = m.sent
+            ent.times_named[doc_id] = ent.times_named.get(doc_id, 0) + 1
             ent.links.setdefault(src, set()).add("mentioned-by")
             src_links.setdefault(key, set()).add("mentions")
 
