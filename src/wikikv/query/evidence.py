@@ -11,6 +11,12 @@ Two kinds of evidence name documents:
 
 An entity cited by almost every document (the corpus's author, its country) says little about
 any one of them, so a page's ranking weighs by its specificity, an inverse document frequency.
+
+Which named pages count: the question's subject, not its setting — in "绍兴的目连戏" the head
+of the phrase (目连戏) is what is asked about and 绍兴 only qualifies it (:func:`qualifiers`), so
+the setting's documents do not compete with the subject's. And the subject under all its names: a
+page that declares another name for its subject ("伊孛生即易卜生", "伊孛生（H. Ibsen）通译易卜生")
+points to the texts written under that name (:func:`declared_names`).
 The rankings are fused by weighted reciprocal rank (Cormack et al., 2009): a document high in
 several lists beats one at the top of a single list, and no score scales need to agree.
 """
@@ -25,6 +31,11 @@ from collections.abc import Sequence
 # here are short — tens of documents, not thousands).
 RRF_K = 10.0
 _FOOTNOTE = re.compile(r"^\[\^\w+\]:\s*\[\[([^\]|#]+)", re.M)
+# "<other name>（gloss）即 / 通译 / 又名 … <name>": a sentence declaring another name of the same
+# subject (the notes of a translated or annotated corpus do this for every transliteration).
+_DECLARES = r"([\u4e00-\u9fff·]{2,8}?)(?:\s*[（(][^）)]{0,40}[）)])?\s*(?:即|通译|又译|亦译|一译|今译|又名|原名|本名|也就是)\s*"
+# How far after "X的" the head it qualifies may start ("绍兴的目连戏", "绍兴的有名的目连戏").
+QUALIFIED_WITHIN = 3
 
 
 def cited_counts(text: str) -> dict[str, int]:
@@ -61,3 +72,34 @@ def fuse(rankings: Sequence[tuple[float, Sequence[str]]], k: float = RRF_K) -> l
             first.setdefault(item, len(first))
             score[item] = score.get(item, 0.0) + weight / (k + rank + 1)
     return sorted(score, key=lambda item: (-score[item], first[item]))
+
+
+def declared_names(text: str, names: Sequence[str]) -> list[str]:
+    """Other names that ``text`` (a page's own sentences) declares for the subject called
+    ``names``: "伊孛生即易卜生" and "伊孛生（H. Ibsen）通译易卜生" give 伊孛生."""
+    out: list[str] = []
+    for name in names:
+        if len(name) < 2:
+            continue
+        for m in re.finditer(_DECLARES + re.escape(name), text):
+            other = m.group(1)
+            if other not in names and other not in out and name not in other:
+                out.append(other)
+    return out
+
+
+def qualifiers(question: str, names: dict[str, Sequence[str]]) -> set[str]:
+    """Of the pages the question names (key → its names), those that only qualify another named
+    page: the name right before 的 with another page's name just after it ("绍兴的目连戏" →
+    绍兴). The head of the phrase is the question's subject; the qualifier is its setting."""
+    out: set[str] = set()
+    for key, own in names.items():
+        others = [o for k, ns in names.items() if k != key for o in ns if len(o) >= 2]
+        for name in own:
+            if len(name) < 2:
+                continue
+            for m in re.finditer(re.escape(name) + "的", question):
+                after = question[m.end() :]
+                if any(0 <= after.find(o) <= QUALIFIED_WITHIN for o in others):
+                    out.add(key)
+    return out

@@ -33,7 +33,14 @@ from dataclasses import dataclass, field
 
 from wikikv.llm.types import Provider, Usage
 from wikikv.query.budget import Budget
-from wikikv.query.evidence import by_citations, cited_counts, fuse, specificity
+from wikikv.query.evidence import (
+    by_citations,
+    cited_counts,
+    declared_names,
+    fuse,
+    qualifiers,
+    specificity,
+)
 from wikikv.search import SearchHit, tokenize
 from wikikv.search import search as search_pages
 from wikikv.search.tokenize import STOPWORDS, analyzers_ready, fold, has_cjk, present_terms
@@ -468,7 +475,10 @@ class _Nav:
                 pages.append((rec, h.score, "search: " + "; ".join(h.why)))
         text_rank = {_doc_of(h.path): i for i, h in enumerate(doc_hits)}
         rankings: list[tuple[float, list[str]]] = [(1.0, list(text_rank))]
-        named = [rec for rec, _, _ in pages if self.names(_title(rec), *rec.meta.aliases)]
+        named = self.subjects([rec for rec, _, _ in pages])
+        also = self.also_named(named)
+        pages += [(rec, 0.0, f"search: named by {why}") for rec, why in also]
+        named += [rec for rec, _ in also]
         documents = self.document_count() if named else 0
         for rec in named:
             counts = {_doc_of(s): n for s, n in cited_counts(rec.text).items()}
@@ -491,6 +501,38 @@ class _Nav:
                 continue
             if isinstance(rec, FileRecord):
                 yield self.emit("article", rec, 0.0, "source")
+
+    def subjects(self, pages: list[FileRecord]) -> list[FileRecord]:
+        """The pages the question names, less those naming only its setting (the qualifier of
+        another named page: "绍兴的目连戏" → 绍兴)."""
+        named = [rec for rec in pages if self.names(_title(rec), *rec.meta.aliases)]
+        names = {rec.path: [_title(rec), *rec.meta.aliases] for rec in named}
+        setting = qualifiers(self.query, names)
+        return [rec for rec in named if rec.path not in setting]
+
+    def also_named(self, named: list[FileRecord]) -> list[tuple[FileRecord, str]]:
+        """Pages of the names the named pages declare for their subjects ("伊孛生即易卜生" on the
+        page of 易卜生 → the page of 伊孛生): the texts written under the other name. One
+        budgeted batch of name lookups, then a read per page."""
+        wanted = [
+            (other, rec.path)
+            for rec in named
+            for other in declared_names(rec.text, [_title(rec), *rec.meta.aliases])
+        ]
+        if not wanted or not self.budget.allows(reads=1):
+            return []
+        self.budget.charge(reads=1)  # one batch of name-index lookups
+        have = {rec.path for rec in named}
+        out: list[tuple[FileRecord, str]] = []
+        for other, by in wanted:
+            for hit in self.kb.find_names(other, limit=2, exact=True):
+                if hit.path.startswith(SOURCES) or hit.path in have:
+                    continue
+                rec = self.read(hit.path)
+                if isinstance(rec, FileRecord):
+                    have.add(rec.path)
+                    out.append((rec, f"{by} ({other})"))
+        return out
 
     def regions(self, hits: list[SearchHit]) -> Iterator[NavResult]:
         """Dimension summaries of the regions the candidate pages fall in (at most two)."""
@@ -516,7 +558,7 @@ class _Nav:
     def named_pages(self) -> list[tuple[str, str]]:
         """(name, path) of the pages whose name or alias the question spells out: the longest
         run of words starting with a capital or a digit that is a page's exact name."""
-        words = [w.strip("?,.!;:\"“”") for w in self.query.split()]
+        words = [w.strip('?,.!;:"“”') for w in self.query.split()]
         out: list[tuple[str, str]] = []
         i = 0
         while i < len(words):
