@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 # Reciprocal-rank fusion constant: small, so the first few ranks of a list weigh most (the lists
 # here are short — tens of documents, not thousands).
@@ -88,7 +88,7 @@ def declared_names(text: str, names: Sequence[str]) -> list[str]:
     return out
 
 
-def qualifiers(question: str, names: dict[str, Sequence[str]]) -> set[str]:
+def qualifiers(question: str, names: Mapping[str, Sequence[str]]) -> set[str]:
     """Of the pages the question names (key → its names), those that only qualify another named
     page: the name right before 的 with another page's name just after it ("绍兴的目连戏" →
     绍兴). The head of the phrase is the question's subject; the qualifier is its setting."""
