@@ -69,6 +69,8 @@ _FRAME_ZH = re.compile(
     r"有哪些|哪些|哪几篇|哪几部|哪几个|哪篇|哪部|列举|列出|都有什么|有什么|所有|全部|"
     r"回忆文章|文章|作品|小说|著作|篇目"
 )
+# Words that place a kind inside a region ("《故事新编》里的人物", "people in Hook").
+_PLACE_WORDS = frozenset("里 中 内 之中 当中 in within of".split())
 _FRAME_TERMS = frozenset(
     "list name names all enumerate every give show tell me which what wiki kb corpus here "
     "知识库 维基 所有 全部 都 列出 列举 哪些 有 有哪些".split()
@@ -80,6 +82,11 @@ DOC_CANDIDATES = 12
 FEW_SOURCES = 3
 OTHER_PAGES = 3
 MAX_NAME_WORDS = 6
+# Sub-dimensions a question names (read as regions of the answer), at most this many.
+REGIONS = 2
+# Routing labels that say where a page is named ("in articles on films"), not what it is.
+_WHERE_LABEL = re.compile(r"^in articles on\b", re.I)
+_LABEL_PARTS = re.compile(r"、| and ")
 
 NeedsDeeper = Callable[[str, FileRecord], bool]
 
@@ -263,6 +270,9 @@ class _Nav:
         # Chinese questions are answered documents first: see documents().
         self.strict = has_cjk(query)
         self.found_sources: dict[str, int] = {}  # doc id -> rank among the search's source hits
+        self.region_pages: set[str] = set()  # names of the pages of the named sub-dimensions
+        self.region_paths: set[str] = set()  # and their paths
+        self.regions_read = 0
 
     def emit(
         self,
@@ -346,14 +356,31 @@ class _Nav:
                 yield self.emit("entity", page, 0.5, f"listed under {rec.path}")
 
     def listing_target(self, root: DirRecord) -> str | None:
-        """The dimension whose listing is the whole answer: what the question says besides its
-        frame words is that dimension's name ("有哪些人物？" → /人物)."""
+        """The directory whose listing is the whole answer: what the question says besides its
+        frame words is a dimension's name ("有哪些人物？" → /人物), or that name and a
+        sub-dimension's label ("《故事新编》里有哪些人物？" → /人物/见于《故事新编》: the
+        characters filed under the work; one budgeted read of the dimension)."""
         content = {t for t in tokenize(_FRAME_ZH.sub(" ", self.query)) if t not in _FRAME_TERMS}
         if not content:
             return None
         for name in root.sub_dirs:
-            if name != "sources" and content <= set(tokenize(unescape_segment(name))):
+            if name == "sources":
+                continue
+            kind = set(tokenize(unescape_segment(name)))
+            if content <= kind:
                 return "/" + name
+            rest = content - kind - _PLACE_WORDS
+            if rest == content - _PLACE_WORDS:
+                continue  # the question does not name this dimension
+            dim = self.read("/" + name)
+            if not isinstance(dim, DirRecord):
+                return None
+            for sub in dim.sub_dirs:
+                label = unescape_segment(sub)
+                if label_named(label, self.query, self.qterms, True) and rest <= set(
+                    tokenize(label)
+                ):
+                    return f"/{name}/{sub}"
         return None
 
     # ------------------------------------------------------------ lookup
@@ -366,6 +393,7 @@ class _Nav:
         hits = search_pages(self.kb, self.search_query, limit=candidates or self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         source_hits = [h for h in hits if h.path.startswith(SOURCES)]
+        yield from self.named_regions(hits, loose=not expand)
         # A document's rank is its article's (the full text), else its digest's: ranking by whole
         # texts finds the documents that discuss a subject, not those whose digest quotes it.
         by_text = sorted(source_hits, key=lambda h: not h.path.startswith(ARTICLES))
@@ -385,6 +413,14 @@ class _Nav:
             queue += [
                 (path, 0.0, f"search: named in the question ({name})")
                 for name, path in self.named_pages()
+                if path not in have
+            ]
+        if not expand and self.region_paths:
+            # An enumeration over a sub-dimension it names: that region's pages are the set.
+            have = {path for path, _, _ in queue}
+            queue += [
+                (path, 0.0, "search: in the sub-dimension the question names")
+                for path in sorted(self.region_paths)
                 if path not in have
             ]
         cited: list[str] = []
@@ -460,6 +496,7 @@ class _Nav:
         self.budget.charge(reads=1)  # Phase 1b: the wiki's pages
         hits = search_pages(self.kb, self.search_query, limit=2 * self.candidates)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
+        yield from self.named_regions(hits, loose=True)
         floor = doc_hits[0].score if doc_hits else float("-inf")
         # The pages the question names, and the few best others: the budget is for documents.
         unnamed = [h for h in entity_hits if h.score >= floor and not self.names(h.title)]
@@ -485,7 +522,12 @@ class _Nav:
             weight = specificity(max(len(counts), len(rec.meta.sources)), documents)
             if counts and weight > 0:
                 rankings.append((weight, by_citations(counts, text_rank)))
-        fused = fuse(rankings)[:DOC_CANDIDATES]
+        fused = fuse(rankings)
+        if self.region_pages:
+            # A work or collection the question names restricts the answer to its texts: those
+            # among the candidates go first, in fused order.
+            fused.sort(key=lambda d: _doc_title(d) not in self.region_pages)
+        fused = fused[:DOC_CANDIDATES]
         self.found_sources = {doc: i for i, doc in enumerate(fused)}
         for rec, score, reason in pages:
             yield self.emit("entity", rec, score, reason)
@@ -533,6 +575,35 @@ class _Nav:
                     have.add(rec.path)
                     out.append((rec, f"{by} ({other})"))
         return out
+
+    def named_regions(self, hits: list[SearchHit], loose: bool) -> Iterator[NavResult]:
+        """The sub-dimensions the question names, from the directories among the search hits
+        (no extra search): a routing directory whose label the question spells — a work or
+        collection in Chinese (故事新编, 《不是信》, 见于《呐喊》: the texts of a collection, the
+        characters filed under a work), every kind word of an English label ("American Pre-Code
+        films"; a single-word kind such as "films" only for an enumeration, ``loose``). Each is
+        read (budgeted) and given as a listing; its pages become the region of the answer:
+        Chinese documents titled by one of them go first, English links into it are followed
+        first."""
+        for h in hits:
+            if h.kind != "dir" or h.path.startswith(SOURCES) or len(segments(h.path)) < 2:
+                continue
+            label = unescape_segment(h.path.rsplit("/", 1)[-1])
+            if not label_named(label, self.query, self.qterms, loose):
+                continue
+            if self.regions_read >= REGIONS:
+                return
+            rec = self.read(h.path)
+            if not isinstance(rec, DirRecord):
+                return
+            self.regions_read += 1
+            if rec.path in self.seen:
+                continue  # an old path redirected to a directory already given
+            self.region_pages.update(unescape_segment(f) for f in rec.files)
+            self.region_paths.update(rec.path + "/" + f for f in rec.files)
+            yield self.emit(
+                "dimension", rec, h.score, f"sub-dimension named: {label}", self.dimension_text(rec)
+            )
 
     def regions(self, hits: list[SearchHit]) -> Iterator[NavResult]:
         """Dimension summaries of the regions the candidate pages fall in (at most two)."""
@@ -587,7 +658,34 @@ class _Nav:
         def overlap(p: str) -> int:
             return len(self.qterms & set(tokenize(unescape_segment(p.rsplit("/", 1)[-1]))))
 
-        return sorted(links, key=lambda p: -overlap(p))
+        # Links into a sub-dimension the question names ("… what 1932 American pre-Code film?")
+        # go first: the hierarchy says what kind of page they are.
+        return sorted(links, key=lambda p: (p not in self.region_paths, -overlap(p)))
+
+
+def label_named(label: str, query: str, qterms: set[str], loose: bool) -> bool:
+    """Whether ``query`` spells the routing label ``label`` (a merged label "A、B" / "A and B" when
+    it spells either part): Chinese, the work or collection it names, two characters or more;
+    English, every kind word of it, and at least two unless ``loose`` (where-labels — "in
+    articles on …" — say nothing of what their pages are and never count)."""
+    for part in _LABEL_PARTS.split(label):
+        core = part.strip()
+        if has_cjk(core):
+            core = core.removeprefix("见于").strip("《》")
+            if len(core) >= 2 and core in query:
+                return True
+            continue
+        if _WHERE_LABEL.match(core):
+            continue
+        kinds = set(tokenize(core))
+        if kinds and kinds <= qterms and (loose or len(kinds) >= 2):
+            return True
+    return False
+
+
+def _doc_title(doc: str) -> str:
+    """A document's title: the last part of its id (``<collection>/<title>``)."""
+    return unescape_segment(doc).rsplit("/", 1)[-1]
 
 
 def ranked_evidence(sources: list[str], found: dict[str, int]) -> list[str]:
