@@ -10,7 +10,9 @@ adding it back yields the wiki that never lost it.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import msgspec
 
@@ -96,8 +98,14 @@ def digest_path(doc_id: str) -> str:
     return "/sources/digests/" + escape_segment(doc_id)
 
 
+class _Titled(Protocol):
+    title: str
+    group: str
+    lang: str
+
+
 def title_entities(
-    docs: dict[str, DocAnalysis], folder_corpus: bool
+    docs: Mapping[str, _Titled], folder_corpus: bool
 ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(doc → entity key, entity key → display name, entity key → qualifier group).
     In a JSONL corpus passages with one title describe one entity; in a folder corpus the same
@@ -122,7 +130,7 @@ def title_entities(
 
 
 def gazetteer_for(
-    docs: dict[str, DocAnalysis], folder_corpus: bool
+    docs: Mapping[str, _Titled], folder_corpus: bool
 ) -> tuple[dict[str, str], dict[str, str]]:
     """(variant key → entity key, key → display) for the entity role of the provider."""
     _, display, _ = title_entities(docs, folder_corpus)
@@ -135,62 +143,104 @@ def gazetteer_for(
     return variants, shown
 
 
-def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
-    """The entities of the current documents (see the module docstring)."""
-    about, display, groups = title_entities(docs, schema.folder_corpus)
+class TitleRow(msgspec.Struct, array_like=True):
+    """What the corpus-wide title tables need of one document: its title, group, language,
+    kind, and the names it declares for its own subject (alias mentions: key, folded surface)."""
+
+    title: str
+    group: str
+    lang: str
+    about_kind: str
+    aliases: list[tuple[str, str]] = msgspec.field(default_factory=list)
+
+
+def title_row(d: DocAnalysis) -> TitleRow:
+    return TitleRow(
+        d.title,
+        d.group,
+        d.lang,
+        d.about_kind,
+        [(m.key, ents.fold(m.surface)) for m in d.mentions if m.kind == ents.ALIAS_KIND],
+    )
+
+
+@dataclass
+class Titles:
+    """The corpus-wide tables derive resolves mentions with — a function of the documents'
+    titles and declared names only (:class:`TitleRow`), so an incremental add recomputes them
+    from one small record instead of every analysis."""
+
+    about: dict[str, str]  # doc id → title entity key
+    display: dict[str, str]  # title entity key → display name
+    groups: dict[str, str]
+    variants: dict[str, str]  # variant key → title entity key
+    blocked: set[str]
+    kinds: dict[str, str]  # title entity key → kind (its first document's)
+    short_names: dict[str, str]
+
+
+def title_tables(rows: Mapping[str, TitleRow], folder_corpus: bool) -> Titles:
+    about, display, groups = title_entities(rows, folder_corpus)
     variants = ents.title_variants(display.values())
     blocked = ents.ambiguous_bases(display.values())
-    if schema.folder_corpus:
-        dup_titles = Counter(ents.fold(d.title) for d in docs.values())
+    if folder_corpus:
+        dup_titles = Counter(ents.fold(d.title) for d in rows.values())
         blocked |= {t for t, n in dup_titles.items() if n > 1 and t not in display}
-    entities: dict[str, Entity] = {}
-    for doc_id in sorted(docs):
-        key = about[doc_id]
-        d = docs[doc_id]
-        ent = entities.get(key)
-        if ent is None:
-            base, qual = ents.split_qualifier(display[key])
-            ent = Entity(
-                key, display[key], d.about_kind, qualifier=qual, group=groups.get(key, d.group)
-            )
-            entities[key] = ent
-        ent.about.append(doc_id)
+    kinds: dict[str, str] = {}
+    for doc_id in sorted(rows):
+        kinds.setdefault(about[doc_id], rows[doc_id].about_kind)
+    # A name a document declares for its own subject ("Lu Xun was the pen name of Zhou
+    # Shuren", "鲁迅，原名周树人": a mention of kind ``alias`` keyed by the subject) becomes a
+    # variant of it corpus-wide, unless it already names a title. Sorted: order-independent.
+    for doc_id in sorted(rows):
+        for key, surface in rows[doc_id].aliases:
+            if key == about[doc_id]:
+                variants.setdefault(surface, key)
+    short_names = _short_names(display, kinds, blocked)
+    return Titles(about, display, groups, variants, blocked, kinds, short_names)
 
-    _declared_aliases(docs, about, variants)
-    short_names = _short_names(entities, blocked)
 
-    # Mentions: resolve to title entities, or count candidates by document frequency.
-    resolved: dict[str, list[tuple[str, MentionOut]]] = {}
-    df: dict[str, int] = {}
-    # Candidate names are counted as (key, surface) and (key, kind) pairs: flat dicts keep this
-    # loop over every mention of the corpus cheap enough for a one-document incremental add.
-    cand_surface: dict[tuple[str, str], int] = {}
-    cand_kind: dict[tuple[str, str], int] = {}
-    central: set[str] = set()  # names a document is about (a story's characters)
-    evidenced: set[str] = set()  # names some document shows used as names (not only weak)
-    # Resolution of a candidate key that is not an entity depends on the document only through
-    # ``present`` and ``titled`` (see _resolve_short); memoise the rest per key.
-    short_memo: dict[str, tuple[str, str | None]] = {}
-    honorifics = ents.HONORIFICS
-    alias_kind = ents.ALIAS_KIND
-    order = sorted(docs)
-    for doc_id in order:
-        seen: set[str] = set()
+def title_entity(key: str, titles: Titles, first_doc: TitleRow) -> Entity:
+    """A title entity before its documents are read (``first_doc``: its first document)."""
+    _, qual = ents.split_qualifier(titles.display[key])
+    return Entity(
+        key,
+        titles.display[key],
+        titles.kinds[key],
+        qualifier=qual,
+        group=titles.groups.get(key, first_doc.group),
+    )
+
+
+class Resolver:
+    """Resolves the mentions of one document to entity or candidate keys (see derive)."""
+
+    def __init__(self, titles: Titles) -> None:
+        self.t = titles
+        # Resolution of a candidate key that is not an entity depends on the document only
+        # through ``present`` and ``titled`` (see _resolve_short); memoised per key.
+        self.memo: dict[str, tuple[str, str | None]] = {}
+
+    def resolve(self, doc_id: str, mentions: list[MentionOut]) -> list[tuple[str, MentionOut]]:
+        t = self.t
+        variants, entities, blocked = t.variants, t.display, t.blocked
+        honorifics = ents.HONORIFICS
+        alias_kind = ents.ALIAS_KIND
+        short_memo = self.memo
         out: list[tuple[str, MentionOut]] = []
-        mentions = docs[doc_id].mentions
         mkeys = [variants.get(m.key, m.key) for m in mentions]
         present: set[str] | None = None
         for m, key in zip(mentions, mkeys, strict=True):
             if key not in entities and m.kind in ("", "person"):
                 memo = short_memo.get(key)
                 if memo is None:
-                    memo = short_memo[key] = _short_plan(key, entities, variants, short_names)
+                    memo = short_memo[key] = _short_plan(key, entities, variants, t.short_names)
                 fixed, target = memo
                 if target is None:
                     key = fixed
                 else:
                     if present is None:
-                        present = {about[doc_id], *mkeys}
+                        present = {t.about[doc_id], *mkeys}
                     if target in present:
                         key = target
                     elif m.surface.split(" ", 1)[0].rstrip(".").casefold() in honorifics:
@@ -200,103 +250,163 @@ def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
             if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:
                 continue  # "also known as Bloody Moon" where that title is another entity
             out.append((key, m))
-            if key not in entities:
-                if m.central:
-                    central.add(key)
-                if not m.weak:
-                    evidenced.add(key)
-                pair = (key, m.surface)
-                cand_surface[pair] = cand_surface.get(pair, 0) + 1
-                if m.kind:
-                    kpair = (key, m.kind)
-                    cand_kind[kpair] = cand_kind.get(kpair, 0) + 1
-                if key not in seen:
-                    df[key] = df.get(key, 0) + 1
-                    seen.add(key)
-        resolved[doc_id] = out
-    chosen = {
-        k
-        for k, n in df.items()
-        if (n >= MIN_DF or k in central) and k in evidenced and k not in entities
-    }
-    best_surface = _best(cand_surface, chosen)
-    kinds = _kinds(cand_kind, chosen)
-    for key in sorted(chosen):
-        surface = best_surface[key]
-        kind, confidence = kinds.get(key, ("", 0.0))
-        by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
-        if by_name and kind == "person" and weak_place(surface):
-            confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
-        elif by_name:
-            kind, confidence = by_name, max(confidence, 0.9)
-        entities[key] = Entity(key, surface, kind or "topic", confidence=confidence or 0.5)
+        return out
+
+
+class CandidateCounts(msgspec.Struct, array_like=True):
+    """What the documents say of one name that is no title: per surface and per kind guess
+    how often it was used, in how many documents (``df``), whether some document is about it
+    (``central``) and whether some use is more than weak evidence of a name (``evidenced``)."""
+
+    surfaces: dict[str, int] = msgspec.field(default_factory=dict)
+    kinds: dict[str, int] = msgspec.field(default_factory=dict)
+    df: int = 0
+    central: int = 0
+    evidenced: int = 0
+
+    def chosen(self) -> bool:
+        return (self.df >= MIN_DF or self.central > 0) and self.evidenced > 0
+
+    def add(self, uses: list[MentionOut], sign: int = 1) -> None:
+        """Count (``sign`` -1: uncount) one document's uses of the name."""
+        self.df += sign
+        for m in uses:
+            if m.central:
+                self.central += sign
+            if not m.weak:
+                self.evidenced += sign
+            self.surfaces[m.surface] = self.surfaces.get(m.surface, 0) + sign
+            if m.kind:
+                self.kinds[m.kind] = self.kinds.get(m.kind, 0) + sign
+        if sign < 0:
+            self.surfaces = {k: n for k, n in self.surfaces.items() if n}
+            self.kinds = {k: n for k, n in self.kinds.items() if n}
+
+
+def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
+    """The entity a chosen candidate name becomes: its most used surface, its most guessed
+    kind (ties: the smallest), unless the name itself says the kind."""
+    surface = min(counts.surfaces, key=lambda s: (-counts.surfaces[s], s))
+    kind, confidence = "", 0.0
+    if counts.kinds:
+        kind = min(counts.kinds, key=lambda s: (-counts.kinds[s], s))
+        confidence = counts.kinds[kind] / sum(counts.kinds.values())
+    by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
+    if by_name and kind == "person" and weak_place(surface):
+        confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
+    elif by_name:
+        kind, confidence = by_name, max(confidence, 0.9)
+    return Entity(key, surface, kind or "topic", confidence=confidence or 0.5)
+
+
+def derive(docs: dict[str, DocAnalysis], schema: Schema) -> Model:
+    """The entities of the current documents (see the module docstring)."""
+    return derive_full(docs, schema).model
+
+
+@dataclass
+class Derived:
+    """A full derive and the intermediate tables the persisted model keeps."""
+
+    model: Model
+    titles: Titles
+    rows: dict[str, TitleRow]
+    resolved: dict[str, list[tuple[str, MentionOut]]]
+    candidates: dict[str, CandidateCounts]
+
+
+def derive_full(docs: dict[str, DocAnalysis], schema: Schema) -> Derived:
+    """:func:`derive`, keeping what :mod:`wikikv.compile.persisted` stores."""
+    rows = {doc_id: title_row(d) for doc_id, d in docs.items()}
+    titles = title_tables(rows, schema.folder_corpus)
+    about, variants = titles.about, titles.variants
+    entities: dict[str, Entity] = {}
+    order = sorted(docs)
+    for doc_id in order:
+        key = about[doc_id]
+        ent = entities.get(key)
+        if ent is None:
+            ent = entities[key] = title_entity(key, titles, rows[doc_id])
+        ent.about.append(doc_id)
+
+    # Mentions: resolve to title entities, or count candidates by document frequency.
+    resolver = Resolver(titles)
+    resolved: dict[str, list[tuple[str, MentionOut]]] = {}
+    candidates: dict[str, CandidateCounts] = {}
+    for doc_id in order:
+        out = resolved[doc_id] = resolver.resolve(doc_id, docs[doc_id].mentions)
+        for key, uses in candidate_uses(out, entities).items():
+            counts = candidates.get(key)
+            if counts is None:
+                counts = candidates[key] = CandidateCounts()
+            counts.add(uses)
+    for key in sorted(k for k, c in candidates.items() if c.chosen()):
+        entities[key] = candidate_entity(key, candidates[key])
 
     for doc_id in order:
-        src = about[doc_id]
-        src_links = entities[src].links
-        for key, m in resolved[doc_id]:
-            ent = entities.get(key)
-            if ent is None:
-                continue
-            surfaces = ent.surfaces
-            surfaces[m.surface] = surfaces.get(m.surface, 0) + 1
-            if key == src:
-                continue
-            if doc_id not in ent.mentioned_in:
-                ent.mentioned_in[doc_id] = m.sent
-            ent.times_named[doc_id] = ent.times_named.get(doc_id, 0) + 1
-            ent.links.setdefault(src, set()).add("mentioned-by")
-            src_links.setdefault(key, set()).add("mentions")
-
-    _facts(entities, docs, resolved)
+        link_document(doc_id, about[doc_id], resolved[doc_id], entities)
+    facts(entities, docs, resolved, order)
     from wikikv.compile.llm_notes import apply_page_notes  # it builds on this module's types
 
     llm_dropped = apply_page_notes(entities, docs, variants)
     parts = _name_parts(entities)
     for ent in entities.values():
-        _aliases(ent, variants, display, parts)
+        aliases(ent, variants, titles.display, parts)
     changed = _place(entities, schema, docs)
-    return Model(
+    model = Model(
         entities=entities,
         about=about,
         routing_changed=changed,
         variants=variants,
         llm_dropped=llm_dropped,
     )
+    return Derived(model, titles, rows, resolved, candidates)
 
 
-def _declared_aliases(
-    docs: dict[str, DocAnalysis], about: dict[str, str], variants: dict[str, str]
+def candidate_uses(
+    out: list[tuple[str, MentionOut]], is_entity: Container[str]
+) -> dict[str, list[MentionOut]]:
+    """One document's resolved uses of names that are not title entities, per name."""
+    uses: dict[str, list[MentionOut]] = {}
+    for key, m in out:
+        if key not in is_entity:
+            uses.setdefault(key, []).append(m)
+    return uses
+
+
+def link_document(
+    doc_id: str,
+    src: str,
+    out: list[tuple[str, MentionOut]],
+    entities: Mapping[str, Entity],
+    is_entity: Container[str] | None = None,
 ) -> None:
-    """A name a document declares for its own subject ("Lu Xun was the pen name of Zhou
-    Shuren", "鲁迅，原名周树人": a mention of kind ``alias`` keyed by the subject) becomes a
-    variant of it corpus-wide, unless it already names a title. Sorted, so order-independent."""
-    for doc_id in sorted(docs):
-        for m in docs[doc_id].mentions:
-            if m.kind == ents.ALIAS_KIND and m.key == about[doc_id]:
-                variants.setdefault(ents.fold(m.surface), m.key)
-
-
-def _short_names(entities: dict[str, Entity], blocked: set[str]) -> dict[str, str]:
-    """Surname → the one person title entity whose name ends with it ("holmes" → Sherlock
-    Holmes); a surname two person titles share resolves to neither (homonyms stay apart)."""
-    owners: dict[str, set[str]] = defaultdict(set)
-    for ent in entities.values():
-        if ent.kind != "person":
+    """Surfaces, "mentioned in" and the symmetric links one document (about ``src``) gives the
+    entities it names. ``entities`` may hold only some entities (an incremental update): the
+    others are left alone; ``is_entity`` then says which keys are entities at all."""
+    known = entities if is_entity is None else is_entity
+    src_ent = entities.get(src)
+    for key, m in out:
+        if key not in known:
             continue
-        parts = ents.split_qualifier(ent.name)[0].split(",")[0].split()
-        if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts):
-            owners[ents.fold(parts[-1])].add(ent.key)
-    return {
-        s: next(iter(keys))
-        for s, keys in owners.items()
-        if len(keys) == 1 and s not in blocked and len(s) >= 3
-    }
+        ent = entities.get(key)
+        if ent is not None:
+            surfaces = ent.surfaces
+            surfaces[m.surface] = surfaces.get(m.surface, 0) + 1
+        if key == src:
+            continue
+        if ent is not None:
+            if doc_id not in ent.mentioned_in:
+                ent.mentioned_in[doc_id] = m.sent
+            ent.times_named[doc_id] = ent.times_named.get(doc_id, 0) + 1
+            ent.links.setdefault(src, set()).add("mentioned-by")
+        if src_ent is not None:
+            src_ent.links.setdefault(key, set()).add("mentions")
 
 
 def _resolve_short(
     key: str,
-    titles: dict[str, Entity],
+    titles: Container[str],
     variants: dict[str, str],
     short_names: dict[str, str],
     present: set[str],
@@ -320,7 +430,7 @@ def _resolve_short(
 
 
 def _short_plan(
-    key: str, titles: dict[str, Entity], variants: dict[str, str], short_names: dict[str, str]
+    key: str, titles: Container[str], variants: dict[str, str], short_names: dict[str, str]
 ) -> tuple[str, str | None]:
     """:func:`_resolve_short` split into its document-independent part: ``(key', None)`` when
     the answer is ``key'`` whatever the document, ``(key, target)`` when it is ``target`` in a
@@ -335,60 +445,75 @@ def _short_plan(
     return key, None
 
 
-def _kinds(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, tuple[str, float]]:
-    """Per key, the most frequent kind guess and the share of the guesses it got."""
-    total: dict[str, int] = defaultdict(int)
-    for (key, _), n in counts.items():
-        if key in keys:
-            total[key] += n
-    best = _best(counts, keys)
-    return {k: (v, counts[(k, v)] / total[k]) for k, v in best.items()}
-
-
-def _best(counts: dict[tuple[str, str], int], keys: set[str]) -> dict[str, str]:
-    """Per key, the most frequent value (ties: the smallest)."""
-    out: dict[str, tuple[int, str]] = {}
-    for (key, value), n in counts.items():
-        if key in keys:
-            cur = out.get(key)
-            if cur is None or (-n, value) < (-cur[0], cur[1]):
-                out[key] = (n, value)
-    return {k: v for k, (_, v) in out.items()}
+def _short_names(
+    display: dict[str, str], kinds: dict[str, str], blocked: set[str]
+) -> dict[str, str]:
+    """Surname → the one person title entity whose name ends with it ("holmes" → Sherlock
+    Holmes); a surname two person titles share resolves to neither (homonyms stay apart)."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for key, name in display.items():
+        if kinds[key] != "person":
+            continue
+        parts = ents.split_qualifier(name)[0].split(",")[0].split()
+        if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts):
+            owners[ents.fold(parts[-1])].add(key)
+    return {
+        s: next(iter(keys))
+        for s, keys in owners.items()
+        if len(keys) == 1 and s not in blocked and len(s) >= 3
+    }
 
 
 def _subjects(
-    d: DocAnalysis, keyed: list[str | None], entities: dict[str, Entity]
+    d: DocAnalysis,
+    keyed: list[str | None],
+    is_entity: Container[str],
+    kind_of: Callable[[str], str],
 ) -> dict[int, str]:
     """Sentence index → the entity key that is its subject (see :mod:`subjects`): the subject
     mention's entity, or for a pronoun / ellipsis the nearest preceding subject, when that is a
-    person named at most :data:`CARRY_SPAN` sentences before."""
+    person named at most :data:`CARRY_SPAN` sentences before. ``kind_of`` may say "" for an
+    entity an incremental update did not load: only that entity's own sentences depend on it."""
     out: dict[int, str] = {}
     last: str | None = None
     last_idx = -(1 << 30)
     for idx, role in enumerate(d.roles):
         if role >= 0:
             key = keyed[role] if role < len(keyed) else None
-            if key is not None and key in entities:
+            if key is not None and key in is_entity:
                 out[idx] = last = key
                 last_idx = idx
             else:
                 last = None
         elif role == subjects.CARRY and last is not None and idx - last_idx <= CARRY_SPAN:
-            if entities[last].kind == "person":
+            if kind_of(last) == "person":
                 out[idx] = last
                 last_idx = idx
     return out
 
 
-def _facts(
-    entities: dict[str, Entity],
-    docs: dict[str, DocAnalysis],
-    resolved: dict[str, list[tuple[str, MentionOut]]],
+def facts(
+    entities: Mapping[str, Entity],
+    docs: Mapping[str, DocAnalysis],
+    resolved: Mapping[str, list[tuple[str, MentionOut]]],
+    order: Iterable[str],
+    is_entity: Container[str] | None = None,
 ) -> None:
     """Key facts: a title entity's digest sentences, then every sentence whose subject is the
-    entity; "mentioned in": the other sentences that name it (bounded per document)."""
+    entity; "mentioned in": the other sentences that name it (bounded per document).
+
+    ``order`` is every document naming the entities of ``entities``, sorted. An incremental
+    update passes only the entities it recomputes (and ``is_entity`` for all entity keys): each
+    entity's facts depend only on its own documents, in this order."""
+    known: Container[str] = entities if is_entity is None else is_entity
+    order = list(order)
+
+    def kind_of(key: str) -> str:
+        ent = entities.get(key)
+        return "" if ent is None else ent.kind
+
     subjects_of: dict[str, dict[int, str]] = {}
-    for doc_id in sorted(docs):
+    for doc_id in order:
         d = docs[doc_id]
         index = {id(m): i for i, m in enumerate(d.mentions)}
         keyed: list[str | None] = [None] * len(d.mentions)
@@ -396,7 +521,7 @@ def _facts(
             i = index.get(id(m))
             if i is not None:
                 keyed[i] = key
-        subjects_of[doc_id] = _subjects(d, keyed, entities)
+        subjects_of[doc_id] = _subjects(d, keyed, known, kind_of)
     for ent in entities.values():
         for doc_id in sorted(ent.about):
             d = docs[doc_id]
@@ -419,20 +544,20 @@ def _facts(
     for k, e in entities.items():
         for doc_id in e.about:
             owners[doc_id].add(k)
-    for doc_id in sorted(docs):
+    for doc_id in order:
         d = docs[doc_id]
         subj = subjects_of[doc_id]
         digest = set(d.digest[:ABOUT_FACTS])
         own = owners.get(doc_id, set())
         seen: set[tuple[str, int]] = set()
         for idx, key in sorted(subj.items()):
-            ent = entities[key]
-            if key in own and idx in digest:
-                continue
-            if len(ent.facts) < MAX_FACTS and 0 <= idx < len(d.sentences):
-                sp = d.sentences[idx]
-                ent.facts.append(Fact(doc_id, sp.start, sp.end))
             seen.add((key, idx))
+            subject = entities.get(key)
+            if subject is None or (key in own and idx in digest):
+                continue
+            if len(subject.facts) < MAX_FACTS and 0 <= idx < len(d.sentences):
+                sp = d.sentences[idx]
+                subject.facts.append(Fact(doc_id, sp.start, sp.end))
         per_doc: dict[str, int] = defaultdict(int)
         for key, m in resolved[doc_id]:
             named = entities.get(key)
@@ -455,19 +580,23 @@ def _heading(d: DocAnalysis, idx: int) -> bool:
     return 0 <= idx < len(d.roles) and d.roles[idx] == subjects.HEADING
 
 
+def name_words(name: str) -> set[str]:
+    """The folded words of a name of several words (none for a one-word name)."""
+    words = ents.split_qualifier(name)[0].replace(",", " ").split()
+    return {ents.fold(w) for w in words} if len(words) > 1 else set()
+
+
 def _name_parts(entities: dict[str, Entity]) -> Counter[str]:
     """How many entity names hold each word (folded): a first or last name several entities
     share ("nick") must not become an alias of one of them."""
     owners: Counter[str] = Counter()
     for ent in entities.values():
-        words = ents.split_qualifier(ent.name)[0].replace(",", " ").split()
-        if len(words) > 1:
-            owners.update({ents.fold(w) for w in words})
+        owners.update(name_words(ent.name))
     return owners
 
 
-def _aliases(
-    ent: Entity, variants: dict[str, str], display: dict[str, str], parts: Counter[str]
+def aliases(
+    ent: Entity, variants: dict[str, str], display: dict[str, str], parts: Mapping[str, int]
 ) -> None:
     """Other names of the entity: the surfaces the texts use for it, except a single word of
     its own name that other entity names share (a first name, a family name); and the base of a
@@ -479,7 +608,7 @@ def _aliases(
         key = ents.fold(s)
         if len(s) > 80 or key == own:
             continue
-        if key in own_words and len(own_words) > 1 and parts[key] > 1:
+        if key in own_words and len(own_words) > 1 and parts.get(key, 0) > 1:
             continue  # "Nick" for Nick Carter when Nick Drake is in the kb too
         names.add(s)
     base, qual = ents.split_qualifier(ent.name)
@@ -527,22 +656,29 @@ def _place(entities: dict[str, Entity], schema: Schema, docs: dict[str, DocAnaly
             )
             changed = True
             labels = [plan.bucket(e.key, chains[e.key]) for e in members]
-        taken: dict[str, set[str]] = defaultdict(set)
         top = "/" + escape_segment(dim)
-        bucket_dirs: dict[str, str] = {}
+        under: dict[str, list[Entity]] = defaultdict(list)
         for i, ent in enumerate(members):
-            parent = top
-            if labels is not None:
-                label = labels[i]
-                parent = bucket_dirs.get(label) or bucket_dirs.setdefault(
-                    label, top + "/" + escape_segment(label)
-                )
-            seg = escape_segment(ent.name)
-            n = 2
-            used = taken[parent]
-            while seg in used:
-                seg = escape_segment(f"{ent.name} ({n})")
-                n += 1
-            used.add(seg)
-            ent.path = parent + "/" + seg
+            under[top if labels is None else top + "/" + escape_segment(labels[i])].append(ent)
+        for parent, ents_in in under.items():
+            for ent, path in zip(
+                ents_in, member_paths(parent, [e.name for e in ents_in]), strict=True
+            ):
+                ent.path = path
     return changed
+
+
+def member_paths(parent: str, names: list[str]) -> list[str]:
+    """The paths of a directory's members, their names given in key order: a name an earlier
+    member took gets " (2)", " (3)" …"""
+    used: set[str] = set()
+    out: list[str] = []
+    for name in names:
+        seg = escape_segment(name)
+        n = 2
+        while seg in used:
+            seg = escape_segment(f"{name} ({n})")
+            n += 1
+        used.add(seg)
+        out.append(parent + "/" + seg)
+    return out

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from wikikv.compile import handedits, state
+from wikikv.compile import handedits, persisted, state
 from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
@@ -40,7 +40,7 @@ from wikikv.compile.ingest import (
     read_corpora,
     read_corpus,
 )
-from wikikv.compile.model import DocAnalysis, Model, article_path, derive, gazetteer_for
+from wikikv.compile.model import DocAnalysis, Model, article_path, derive_full, gazetteer_for
 from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, LazyTexts, desired_nodes
 from wikikv.compile.restore import forget_missing
@@ -131,6 +131,8 @@ class CompileReport:
     elapsed: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
     evolved: int = 0  # evolution operators committed after this sync (after_ingest)
+    # records the incremental model update read, by family; empty when everything was derived
+    model_reads: dict[str, int] = field(default_factory=dict)
     # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
     grounding: dict[str, Any] = field(default_factory=dict)
     # section and corpus summaries written by this job, with their synthesized shares
@@ -433,7 +435,24 @@ class Compiler:
                 if remove:
                     state.write(self.kb, state.drop_doc_ops(self.kb, remove & set(stored)))
                     report.removed = len(remove & set(stored))
-                model = derive(current, schema)
+                # Only new documents, on a kb whose pages are all written: the stored entity
+                # model is updated for them alone (None when the change is corpus-wide).
+                local = None
+                if (
+                    analysed
+                    and pages.sigs
+                    and not (self.options.full_render or report.resumed or restore or remove)
+                    and not any(i in stored for i in analysed)
+                    and isinstance(self.provider, ExtractiveProvider)
+                ):
+                    local = persisted.add_documents(self.kb, analysed, schema)
+                if local is not None:
+                    model = local.model
+                    report.model_reads = local.read
+                else:
+                    derived = derive_full(current, schema)
+                    model = derived.model
+                    persisted.write_full(self.kb, derived, current, folder)
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
                 report.timings["derive"] = time.perf_counter() - t
                 only = None
@@ -446,6 +465,8 @@ class Compiler:
                     touched = [stored[i] for i in remove | set(analysed) if i in stored]
                     touched += list(analysed.values())
                     only = affected_keys(self.kb, model, touched, pages.sigs)
+                    if local is not None:
+                        only |= local.changed
                 t = time.perf_counter()
                 self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
                 report.timings["render"] = time.perf_counter() - t

@@ -1,0 +1,656 @@
+"""The entity model kept in the kb, so that adding a document recomputes only what it touches.
+
+A full derive (:func:`~wikikv.compile.model.derive_full`) writes, as system records under
+``compile/model/`` (in bounded batches, the meta record last):
+
+=========================  ===================================================================
+``compile/model``          :class:`ModelMeta`: the code version that wrote it, corpus flags
+``…/titles``               one :class:`~wikikv.compile.model.TitleRow` per document
+``…/chosen``               the candidate names (no title) that became entities
+``…/e/<hash>``             one entity: every field a page is rendered from
+``…/c/<hash>``             one candidate name: its counts and the documents using it
+``…/k/<hash>``             a mention key → the documents whose mentions use it
+``…/p/<hash>``             a name word → the entities whose (several-word) names hold it
+``…/d/<hash>``             a directory → its entity members (key → name)
+=========================  ===================================================================
+
+:func:`add_documents` then updates the model for new documents (see its docstring) reading only
+the records of the names, entities, documents and directories they touch, and returns ``None``
+whenever the change is corpus-wide (a routing change, a directory over the bound, a title that
+moves another document's subject, LLM notes, a model written by other code): the caller then
+derives everything again, which rewrites the records. The tests compare the result with a
+full derive of the same documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+from wikikv.compile import categories
+from wikikv.compile.model import (
+    CandidateCounts,
+    Derived,
+    DocAnalysis,
+    Entity,
+    Fact,
+    Model,
+    Resolver,
+    TitleRow,
+    Titles,
+    aliases,
+    candidate_entity,
+    candidate_uses,
+    facts,
+    link_document,
+    member_paths,
+    name_words,
+    title_entities,
+    title_entity,
+    title_row,
+    title_tables,
+)
+from wikikv.compile.schema import Schema
+from wikikv.llm.base import MentionOut
+from wikikv.store.backends.base import Delete, Op, Put
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.paths import escape_segment, parent
+from wikikv.text import entities as ents
+
+META = "compile/model"
+PREFIX = "compile/model/"
+WRITE_CHUNK = 5000
+_enc = msgspec.msgpack.Encoder()
+T = TypeVar("T")
+
+
+def _code_version() -> str:
+    """A hash of the code the model is a function of: a change to entity detection, analysis
+    or derive makes a stored model stale, and the next sync derives everything again."""
+    import wikikv.compile as compile_pkg
+    import wikikv.text as text_pkg
+
+    h = hashlib.blake2b(digest_size=12)
+    here = Path(compile_pkg.__file__).parent
+    files = [here / n for n in ("model.py", "persisted.py", "categories.py", "subjects.py")]
+    files += sorted(Path(text_pkg.__file__).parent.glob("*.py"))
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+CODE_VERSION = _code_version()
+
+
+class ModelMeta(msgspec.Struct):
+    version: str
+    folder: bool
+    llm: bool
+    docs: int
+
+
+class EntityRec(msgspec.Struct, array_like=True):
+    key: str
+    name: str
+    kind: str
+    dim: str
+    path: str
+    about: list[str]
+    mentioned_in: dict[str, int]
+    surfaces: dict[str, int]
+    aliases: list[str]
+    qualifier: str
+    group: str
+    facts: list[tuple[str, int, int]]
+    mentions: list[tuple[str, int, int]]
+    confidence: float
+    links: dict[str, list[str]]
+    summary: str
+    tags: list[str]
+
+
+class CandidateRec(msgspec.Struct, array_like=True):
+    counts: CandidateCounts
+    docs: list[str]
+
+
+def to_rec(e: Entity) -> EntityRec:
+    return EntityRec(
+        e.key,
+        e.name,
+        e.kind,
+        e.dim,
+        e.path,
+        e.about,
+        e.mentioned_in,
+        e.surfaces,
+        e.aliases,
+        e.qualifier,
+        e.group,
+        [(f.doc, f.start, f.end) for f in e.facts],
+        [(f.doc, f.start, f.end) for f in e.mentions],
+        e.confidence,
+        {k: sorted(v) for k, v in e.links.items()},
+        e.summary,
+        e.tags,
+    )
+
+
+def from_rec(r: EntityRec) -> Entity:
+    return Entity(
+        r.key,
+        r.name,
+        r.kind,
+        dim=r.dim,
+        path=r.path,
+        about=r.about,
+        mentioned_in=r.mentioned_in,
+        surfaces=r.surfaces,
+        aliases=r.aliases,
+        qualifier=r.qualifier,
+        group=r.group,
+        facts=[Fact(*f) for f in r.facts],
+        mentions=[Fact(*f) for f in r.mentions],
+        confidence=r.confidence,
+        links={k: set(v) for k, v in r.links.items()},
+        summary=r.summary,
+        tags=r.tags,
+    )
+
+
+# ---------------------------------------------------------------------------------- keys
+def _h(name: str) -> str:
+    return hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def _key(kb: KnowledgeBase, family: str, name: str) -> bytes:
+    return kb.keys.system(f"{PREFIX}{family}/{_h(name)}")
+
+
+def _single(kb: KnowledgeBase, name: str) -> bytes:
+    return kb.keys.system(PREFIX + name)
+
+
+def mention_terms(m: MentionOut) -> set[str]:
+    """The keys a mention is indexed under: its key, the rest after an honorific, and for a
+    declared alias its folded surface — every table entry its resolution reads."""
+    out = {m.key}
+    parts = m.key.split(" ", 1)
+    if len(parts) == 2 and parts[0].rstrip(".") in ents.HONORIFICS:
+        out.add(parts[1])
+    if m.kind == ents.ALIAS_KIND:
+        out.add(ents.fold(m.surface))
+    return out
+
+
+def _doc_terms(d: DocAnalysis) -> set[str]:
+    out: set[str] = set()
+    for m in d.mentions:
+        out |= mention_terms(m)
+    return out
+
+
+# --------------------------------------------------------------------------- full write
+def write_full(
+    kb: KnowledgeBase, derived: Derived, docs: dict[str, DocAnalysis], folder: bool
+) -> None:
+    """Replace the stored model by the one a full derive produced."""
+    write = _Writes(kb)
+    write([Delete(kb.keys.system(META))])
+    old = [k for k, _ in kb.backend.scan(_single(kb, ""), _single(kb, "") + b"\xff")]
+    write([Delete(k) for k in old])
+    model = derived.model
+    write([Put(_single(kb, "titles"), _enc.encode(derived.rows))])
+    chosen = sorted(k for k in model.entities if k not in derived.titles.display)
+    write([Put(_single(kb, "chosen"), _enc.encode(chosen))])
+    write(Put(_key(kb, "e", k), _enc.encode(to_rec(e))) for k, e in model.entities.items())
+    cand_docs: dict[str, list[str]] = {}
+    terms: dict[str, list[str]] = {}
+    for doc_id in sorted(docs):
+        for key in candidate_uses(derived.resolved[doc_id], derived.titles.display):
+            cand_docs.setdefault(key, []).append(doc_id)
+        for t in _doc_terms(docs[doc_id]):
+            terms.setdefault(t, []).append(doc_id)
+    write(
+        Put(_key(kb, "c", k), _enc.encode(CandidateRec(c, cand_docs.get(k, []))))
+        for k, c in derived.candidates.items()
+    )
+    write(Put(_key(kb, "k", t), _enc.encode(ids)) for t, ids in terms.items())
+    words: dict[str, list[str]] = {}
+    dirs: dict[str, dict[str, str]] = {}
+    for k in sorted(model.entities):
+        e = model.entities[k]
+        for w in name_words(e.name):
+            words.setdefault(w, []).append(k)
+        dirs.setdefault(parent(e.path), {})[k] = e.name
+    write(Put(_key(kb, "p", w), _enc.encode(ks)) for w, ks in words.items())
+    write(Put(_key(kb, "d", d), _enc.encode(m)) for d, m in dirs.items())
+    llm = any(d.llm is not None for d in docs.values())
+    meta = ModelMeta(CODE_VERSION, folder, llm, len(docs))
+    write([Put(kb.keys.system(META), _enc.encode(meta))])
+
+
+class _Writes:
+    """Writes ops in commits of at most :data:`WRITE_CHUNK` (bounded batches)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+
+    def __call__(self, ops: Iterable[Op]) -> None:
+        chunk: list[Op] = []
+        for op in ops:
+            chunk.append(op)
+            if len(chunk) >= WRITE_CHUNK:
+                self.kb.commit(chunk)
+                chunk = []
+        if chunk:
+            self.kb.commit(chunk)
+
+
+# ------------------------------------------------------------------------ incremental add
+class _Loader:
+    """Decoded records, read once each (``get_many`` in chunks)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+
+    def many(self, keys: list[bytes]) -> Iterator[bytes | None]:
+        for i in range(0, len(keys), 500):
+            for item in self.kb.backend.get_many(keys[i : i + 500]):
+                yield None if item is None else item.value
+
+    def one(self, key: bytes) -> bytes | None:
+        item = self.kb.backend.get(key)
+        return None if item is None else item.value
+
+
+@dataclass
+class LocalUpdate:
+    """What :func:`add_documents` changed: the full model for rendering, the entity keys whose
+    pages may differ, and what it read (for the benchmark)."""
+
+    model: Model
+    changed: set[str]
+    read: dict[str, int] = field(default_factory=dict)
+
+
+def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
+    item = kb.backend.get(kb.keys.system(META))
+    if item is None:
+        return None
+    try:
+        return msgspec.msgpack.decode(item.value, type=ModelMeta)
+    except msgspec.DecodeError:
+        return None
+
+
+class _Fallback(Exception):
+    """The change is corpus-wide: derive everything."""
+
+
+def add_documents(
+    kb: KnowledgeBase, new: dict[str, DocAnalysis], schema: Schema
+) -> LocalUpdate | None:
+    """Update the stored model for the documents ``new`` (ids the kb did not hold) and return it,
+    or ``None`` when only a full derive can say (see the module docstring).
+
+    1. The title tables are computed before and after from the titles record; the keys whose
+       resolution they change (new titles, variants, blocked bases, surnames) pick, through the
+       mention-key index, the documents whose mentions must be resolved again.
+    2. Those documents are resolved with the old and the new tables; the difference updates the
+       candidate counts (a candidate may become an entity).
+    3. Every entity such a document names (before or after), the entities whose alias rules read
+       a changed table, and the new ones are recomputed from all their documents — the same
+       functions as the full derive, restricted to them.
+    4. Name-word counts, directory members and paths are updated; a member whose path changes
+       is moved.
+    """
+    meta = load_meta(kb)
+    if meta is None or meta.version != CODE_VERSION or meta.llm:
+        return None
+    if any(d.llm is not None for d in new.values()):
+        return None
+    try:
+        return _Add(kb, new, schema, meta).run()
+    except _Fallback:
+        return None
+
+
+class _Add:
+    def __init__(
+        self, kb: KnowledgeBase, new: dict[str, DocAnalysis], schema: Schema, meta: ModelMeta
+    ) -> None:
+        self.kb = kb
+        self.new = new
+        self.schema = schema
+        self.meta = meta
+        self.load = _Loader(kb)
+        self.docs: dict[str, DocAnalysis] = dict(new)
+        self.read: dict[str, int] = {}
+
+    def _count(self, what: str, n: int) -> None:
+        self.read[what] = self.read.get(what, 0) + n
+
+    def _docs(self, ids: Iterable[str]) -> None:
+        from wikikv.compile.state import doc_key
+
+        need = sorted(set(ids) - set(self.docs))
+        dec = msgspec.msgpack.Decoder(DocAnalysis)
+        for raw in self.load.many([doc_key(self.kb, i) for i in need]):
+            if raw is None:
+                raise _Fallback  # an index names a document the kb lost: rebuild
+            d = dec.decode(raw)
+            self.docs[d.id] = d
+        self._count("documents", len(need))
+
+    def _records(self, family: str, names: Iterable[str], type_: type[T]) -> dict[str, T]:
+        names = sorted(set(names))
+        dec: msgspec.msgpack.Decoder[T] = msgspec.msgpack.Decoder(type_)
+        out: dict[str, T] = {}
+        for name, raw in zip(
+            names, self.load.many([_key(self.kb, family, n) for n in names]), strict=True
+        ):
+            if raw is not None:
+                out[name] = dec.decode(raw)
+        self._count(family, len(names))
+        return out
+
+    def run(self) -> LocalUpdate:
+        kb = self.kb
+        raw = self.load.one(_single(kb, "titles"))
+        raw_chosen = self.load.one(_single(kb, "chosen"))
+        if raw is None or raw_chosen is None:
+            raise _Fallback
+        rows_old = msgspec.msgpack.decode(raw, type=dict[str, TitleRow])
+        chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
+        rows_new = dict(rows_old)
+        rows_new.update((i, title_row(d)) for i, d in self.new.items())
+        t_old = title_tables(rows_old, self.meta.folder)
+        t_new = title_tables(rows_new, self.meta.folder)
+        if any(t_new.about[i] != k for i, k in t_old.about.items()):
+            raise _Fallback  # a title that changes another document's subject (folder corpus)
+        if set(t_old.display) - set(t_new.display):
+            raise _Fallback
+        delta = _table_delta(t_old, t_new)
+
+        # 1. documents whose resolution may change
+        terms = self._records("k", delta, list[str])
+        again = {i for ids in terms.values() for i in ids if isinstance(ids, list)}
+        again -= set(self.new)
+        self._docs(again)
+        r_old, r_new = Resolver(t_old), Resolver(t_new)
+        old_res = {i: r_old.resolve(i, self.docs[i].mentions) for i in sorted(again)}
+        resolved = {
+            i: r_new.resolve(i, self.docs[i].mentions) for i in sorted(again | set(self.new))
+        }
+        # every document resolved again counts as changed: a key can keep its spelling and
+        # still change status (a candidate name that is now a title)
+        changed_docs = sorted(resolved)
+
+        # 2. candidate counts
+        cand_keys: set[str] = set()
+        old_uses: dict[str, dict[str, list[MentionOut]]] = {}
+        new_uses: dict[str, dict[str, list[MentionOut]]] = {}
+        for i in changed_docs:
+            if i in old_res:
+                old_uses[i] = candidate_uses(old_res[i], t_old.display)
+                cand_keys |= set(old_uses[i])
+            new_uses[i] = candidate_uses(resolved[i], t_new.display)
+            cand_keys |= set(new_uses[i])
+        cands = {
+            k: v
+            for k, v in self._records("c", cand_keys, CandidateRec).items()
+            if isinstance(v, CandidateRec)
+        }
+        docs_before = {k: set(rec.docs) for k, rec in cands.items()}
+        for i in changed_docs:
+            for k, uses in old_uses.get(i, {}).items():
+                rec = cands.get(k)
+                if rec is None or i not in rec.docs:
+                    raise _Fallback  # the stored counts do not match the documents
+                rec.counts.add(uses, -1)
+                rec.docs.remove(i)
+            for k, uses in new_uses[i].items():
+                rec = cands.setdefault(k, CandidateRec(CandidateCounts(), []))
+                rec.counts.add(uses)
+                rec.docs = sorted({*rec.docs, i})
+        chosen_new = set(chosen_old)
+        for k, rec in cands.items():
+            if rec.counts.chosen() and k not in t_new.display:
+                chosen_new.add(k)
+            else:
+                chosen_new.discard(k)
+        chosen_new -= set(t_new.display)
+        is_old = set(t_old.display) | chosen_old
+        is_new = set(t_new.display) | chosen_new
+
+        # 3. the entities to recompute
+        touched: set[str] = set()
+        for i in changed_docs:
+            touched.add(t_new.about[i])
+            touched |= {k for k, _ in resolved[i]} | {k for k, _ in old_res.get(i, [])}
+        touched |= {k for k in cand_keys if k in chosen_new or k in chosen_old}
+        for k in chosen_new ^ chosen_old:  # a name that becomes (or stops being) an entity:
+            for i in docs_before.get(k, set()) | set(cands[k].docs if k in cands else []):
+                touched.add(t_new.about[i])  # the pages of the documents naming it link it
+        touched |= {
+            k
+            for k in set(t_new.display) | set(t_old.display)
+            if t_old.display.get(k) != t_new.display.get(k)
+            or t_old.kinds.get(k) != t_new.kinds.get(k)
+            or t_old.groups.get(k) != t_new.groups.get(k)
+        }
+        for k in delta:  # the alias rules read variants of an entity's base and head
+            touched |= {v for v in (t_old.variants.get(k), t_new.variants.get(k)) if v}
+        touched &= is_old | is_new
+        gone = {k for k in touched if k in is_old and k not in is_new}
+        keep = touched - gone
+        old_recs = {
+            k: from_rec(v)
+            for k, v in self._records("e", touched, EntityRec).items()
+            if isinstance(v, EntityRec)
+        }
+        if set(old_recs) != touched & is_old:
+            raise _Fallback
+        about_of: dict[str, list[str]] = {}
+        for i, k in t_new.about.items():
+            if k in keep:
+                about_of.setdefault(k, []).append(i)
+        docs_of: dict[str, set[str]] = {}
+        for k in keep:
+            if k in old_recs:
+                ids = set(old_recs[k].mentioned_in) | set(old_recs[k].about)
+            elif k in cands:
+                ids = set(cands[k].docs)
+            else:
+                ids = set()
+            docs_of[k] = ids | set(about_of.get(k, []))
+        for i in changed_docs:
+            for k, _ in resolved[i]:
+                if k in keep:
+                    docs_of[k].add(i)
+        everything = set().union(*docs_of.values()) if docs_of else set()
+        self._docs(everything)
+        for i in sorted(everything - set(resolved)):
+            resolved[i] = r_new.resolve(i, self.docs[i].mentions)
+        ents_new: dict[str, Entity] = {}
+        for k in sorted(keep):
+            if k in t_new.display:
+                first = min(about_of[k])
+                e = title_entity(k, t_new, rows_new[first])
+                e.about = sorted(about_of[k])
+            else:
+                e = candidate_entity(k, cands[k].counts)
+            ents_new[k] = e
+        order = sorted(everything)
+        for i in order:
+            link_document(i, t_new.about[i], resolved[i], ents_new, is_new)
+        facts(ents_new, self.docs, resolved, order, is_new)
+
+        # 4. names, directories, paths
+        words_old = {k: name_words(e.name) for k, e in old_recs.items()}
+        words_new = {k: name_words(e.name) for k, e in ents_new.items()}
+        all_words = set().union(*words_old.values(), *words_new.values())
+        parts_rec = {
+            w: v for w, v in self._records("p", all_words, list[str]).items() if isinstance(v, list)
+        }
+        parts: dict[str, list[str]] = {w: list(parts_rec.get(w, [])) for w in all_words}
+        before = {w: len(v) for w, v in parts.items()}
+        for k, ws in words_old.items():
+            for w in ws:
+                parts[w].remove(k)
+        for k, ws in words_new.items():
+            for w in ws:
+                parts[w] = sorted({*parts[w], k})
+        crossed = {w for w in all_words if (before[w] > 1) != (len(parts[w]) > 1)}
+        extra = {k for w in crossed for k in parts[w] if k not in touched}
+        counts = {w: len(v) for w, v in parts.items()}
+        extra_recs = {
+            k: from_rec(v)
+            for k, v in self._records("e", extra, EntityRec).items()
+            if isinstance(v, EntityRec)
+        }
+        need_words = {w for e in extra_recs.values() for w in name_words(e.name)} - set(counts)
+        counts.update(
+            (w, len(v))
+            for w, v in self._records("p", need_words, list[str]).items()
+            if isinstance(v, list)
+        )
+        for e in [*ents_new.values(), *extra_recs.values()]:
+            aliases(e, t_new.variants, t_new.display, counts)
+        moved = self._place(ents_new, old_recs)
+        self._write(rows_new, chosen_new, ents_new, extra_recs, moved, gone, cands, parts, resolved)
+        updated = {**extra_recs, **moved, **ents_new}
+        model = self._full_model(updated, gone, t_new)
+        return LocalUpdate(model, set(updated) | gone, self.read)
+
+    def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
+        """Dimensions and paths of the recomputed entities; returns other members that moved."""
+        schema = self.schema
+        cats = categories.doc_categories(self.docs)
+        new_parent: dict[str, str] = {}
+        for k, e in ents_new.items():
+            e.dim = schema.dimension_of(e.kind)
+            top = "/" + escape_segment(e.dim)
+            plan = schema.routing.get(e.dim)
+            if plan is None:
+                new_parent[k] = top
+            else:
+                chain = categories.entity_chain(e, self.docs, cats, schema.language)
+                new_parent[k] = top + "/" + escape_segment(plan.bucket(k, chain))
+        old_parent = {k: parent(e.path) for k, e in old_recs.items()}
+        dirs = set(new_parent.values()) | set(old_parent.values())
+        members = {
+            d: dict(v)
+            for d, v in self._records("d", dirs, dict[str, str]).items()
+            if isinstance(v, dict)
+        }
+        for k, d in old_parent.items():
+            members.get(d, {}).pop(k, None)
+        for k, d in new_parent.items():
+            members.setdefault(d, {})[k] = ents_new[k].name
+        for m in members.values():
+            if len(m) > schema.fanout:
+                raise _Fallback  # a directory over the bound: routing is planned again
+        paths: dict[str, str] = {}
+        for d, m in members.items():
+            keys = sorted(m)
+            paths.update(zip(keys, member_paths(d, [m[k] for k in keys]), strict=True))
+        others = [k for k in paths if k not in ents_new]
+        moved: dict[str, Entity] = {}
+        if others:
+            recs = self._records("e", others, EntityRec)
+            for k in others:
+                rec = recs.get(k)
+                if not isinstance(rec, EntityRec):
+                    raise _Fallback
+                if rec.path != paths[k]:
+                    e = from_rec(rec)
+                    e.path = paths[k]
+                    moved[k] = e
+        for k, e in ents_new.items():
+            e.path = paths[k]
+        self._members = members
+        return moved
+
+    def _write(
+        self,
+        rows: dict[str, TitleRow],
+        chosen: set[str],
+        ents_new: dict[str, Entity],
+        extra: dict[str, Entity],
+        moved: dict[str, Entity],
+        gone: set[str],
+        cands: dict[str, CandidateRec],
+        parts: dict[str, list[str]],
+        resolved: dict[str, list[tuple[str, MentionOut]]],
+    ) -> None:
+        kb = self.kb
+        ops: list[Op] = [
+            Put(_single(kb, "titles"), _enc.encode(rows)),
+            Put(_single(kb, "chosen"), _enc.encode(sorted(chosen))),
+        ]
+        for e in [*extra.values(), *moved.values(), *ents_new.values()]:
+            ops.append(Put(_key(kb, "e", e.key), _enc.encode(to_rec(e))))
+        ops += [Delete(_key(kb, "e", k)) for k in gone]
+        for k, rec in cands.items():
+            if rec.docs:
+                ops.append(Put(_key(kb, "c", k), _enc.encode(rec)))
+            else:
+                ops.append(Delete(_key(kb, "c", k)))
+        for w, ks in parts.items():
+            ops.append(Put(_key(kb, "p", w), _enc.encode(ks)) if ks else Delete(_key(kb, "p", w)))
+        for d, m in self._members.items():
+            ops.append(Put(_key(kb, "d", d), _enc.encode(m)) if m else Delete(_key(kb, "d", d)))
+        terms: dict[str, set[str]] = {}
+        for i, doc in self.new.items():
+            for t in _doc_terms(doc):
+                terms.setdefault(t, set()).add(i)
+        stored = self._records("k", terms, list[str])
+        for t, ids in terms.items():
+            prev = stored.get(t)
+            merged = sorted(ids | set(prev if isinstance(prev, list) else []))
+            ops.append(Put(_key(kb, "k", t), _enc.encode(merged)))
+        meta = ModelMeta(CODE_VERSION, self.meta.folder, False, self.meta.docs + len(self.new))
+        ops.append(Put(kb.keys.system(META), _enc.encode(meta)))
+        kb.commit(ops)
+
+    def _full_model(self, updated: dict[str, Entity], gone: set[str], t: Titles) -> Model:
+        """Every entity, for rendering: the stored ones with the updated ones in place."""
+        start = _key(self.kb, "e", "")[: -len(_h(""))]
+        dec = msgspec.msgpack.Decoder(EntityRec)
+        entities: dict[str, Entity] = {}
+        n = 0
+        for _, item in self.kb.backend.scan(start, start + b"\xff"):
+            n += 1
+            rec = dec.decode(item.value)
+            if rec.key in gone:
+                continue
+            entities[rec.key] = updated.get(rec.key) or from_rec(rec)
+        for k, e in updated.items():
+            entities.setdefault(k, e)
+        self._count("e (render)", n)
+        return Model(entities=entities, about=t.about, variants=t.variants)
+
+
+def _table_delta(a: Titles, b: Titles) -> set[str]:
+    """Keys whose resolution the title tables may answer differently, and every variant that
+    leads to one of them."""
+    out: set[str] = set()
+    for x, y in ((a.variants, b.variants), (a.short_names, b.short_names)):
+        out |= {k for k in x.keys() | y.keys() if x.get(k) != y.get(k)}
+    out |= a.blocked ^ b.blocked
+    out |= set(a.display) ^ set(b.display)
+    targets = set(out)
+    for v in (a.variants, b.variants):
+        out |= {k for k, t in v.items() if t in targets}
+    return out
+
+
+__all__ = ["add_documents", "write_full", "title_entities"]

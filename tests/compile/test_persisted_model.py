@@ -1,0 +1,175 @@
+"""The entity model kept in the kb (:mod:`wikikv.compile.persisted`): adding documents to a built
+kb updates only what they touch, and gives exactly the wiki — pages, links, facts — and the
+stored model that a full build of all the documents gives; removing gives what a build without
+them gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from wikikv.bench.compile import snapshot
+from wikikv.compile import persisted, state
+from wikikv.compile.model import derive_full
+from wikikv.compile.pipeline import CompileOptions, Compiler
+from wikikv.errors import SimulatedCrash
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.store import Store, open_store
+
+
+def _lines(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _pages(kb: KnowledgeBase) -> dict[str, object]:
+    """The wiki but its root, whose text names the kb and the descriptor written at cold start
+    (from the first build's documents)."""
+    out: dict[str, object] = dict(snapshot(kb))
+    out.pop("/")
+    return out
+
+
+def _model_records(kb: KnowledgeBase) -> dict[bytes, bytes]:
+    start = kb.keys.system(persisted.PREFIX)
+    return {k: item.value for k, item in kb.backend.scan(start, start + b"\xff")}
+
+
+def _decoded_model(kb: KnowledgeBase) -> dict[bytes, object]:
+    return {
+        k: msgspec.msgpack.decode(v) for k, v in _model_records(kb).items()
+    } | {b"meta": persisted.load_meta(kb)}
+
+
+def _stored_model_equals_a_full_derive(kb: KnowledgeBase) -> None:
+    """Every record of the stored model (entities, candidate counts, indexes, members) is what
+    a full derive of the kb's documents writes."""
+    stored = _decoded_model(kb)
+    docs = state.load_docs(kb)
+    schema = state.load_schema(kb)
+    assert schema is not None
+    persisted.write_full(kb, derive_full(docs, schema), docs, schema.folder_corpus)
+    full = _decoded_model(kb)
+    assert stored.keys() == full.keys()
+    for key, value in full.items():
+        assert stored[key] == value, key
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
+
+
+@pytest.mark.parametrize("picks", [(149,), (3, 77), (0,)])
+def test_adding_documents_equals_a_full_build(
+    store: Store, tmp_path: Path, hotpot_slice: Path, picks: tuple[int, ...]
+) -> None:
+    lines = _lines(hotpot_slice)
+    rest = [line for i, line in enumerate(lines) if i not in picks]
+    added = [lines[i] for i in picks]
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
+    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", added))
+    assert report.model_reads, "the add derived everything instead of updating the model"
+    assert report.model_reads.get("documents", 0) < len(rest)
+    assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0
+
+
+def test_adding_a_title_other_documents_name(store: Store, tmp_path: Path) -> None:
+    """A new document whose title a built document already names (as a candidate or as a bare
+    surname) turns those mentions into links to the new page."""
+    docs = [
+        {"id": "a", "title": "Lake Orta", "text": "Lake Orta lies near Omegna. John Keller "
+         "painted Lake Orta in 1890. Keller lived in Omegna."},
+        {"id": "b", "title": "Omegna", "text": "Omegna is a town on Lake Orta. The painter "
+         "John Keller visited Omegna twice."},
+        {"id": "c", "title": "Villa Rossi", "text": "Villa Rossi stands in Omegna. Keller "
+         "stayed at Villa Rossi."},
+    ]
+    extra = {"id": "d", "title": "John Keller", "text": "John Keller was a Swiss painter. "
+             "Keller painted lakes and towns such as Omegna."}
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads
+    page = kb.get("/sources/digests/b")
+    _stored_model_equals_a_full_derive(kb)
+    # A full derive and render of the same kb (its schema came from the first three documents)
+    # finds nothing to write.
+    assert _full_rerender_writes(kb) == 0
+    assert page is not None
+
+
+def _full_rerender_writes(kb: KnowledgeBase) -> int:
+    kb.commit([persisted.Delete(kb.keys.system(persisted.META))])
+    report = Compiler(kb, options=CompileOptions(full_render=True)).remove([])
+    assert not report.model_reads
+    return report.written + report.deleted
+
+
+def test_removing_documents_equals_a_build_without_them(
+    store: Store, tmp_path: Path, hotpot_slice: Path
+) -> None:
+    lines = _lines(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(hotpot_slice)
+    gone = [json.loads(lines[i])["id"] for i in (5, 60)]
+    Compiler(kb).remove(gone)
+    without = store.create_kb("without")
+    Compiler(without).build(
+        _write(tmp_path / "w.jsonl", [ln for i, ln in enumerate(lines) if i not in (5, 60)])
+    )
+    assert _pages(kb) == _pages(without)
+    _stored_model_equals_a_full_derive(kb)
+    # and the model stored by the removal serves the next add
+    report = Compiler(kb).add(_write(tmp_path / "back.jsonl", [lines[5]]))
+    assert report.model_reads
+
+
+def test_a_stale_or_missing_model_falls_back_to_a_full_derive(
+    store: Store, tmp_path: Path, small_en: Path
+) -> None:
+    lines = _lines(small_en)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    meta = persisted.load_meta(kb)
+    assert meta is not None
+    meta.version = "written by other code"
+    kb.commit([persisted.Put(kb.keys.system(persisted.META), persisted._enc.encode(meta))])
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    assert not report.model_reads
+    whole = store.create_kb("whole")
+    Compiler(whole).build(small_en)
+    assert _pages(kb) == _pages(whole)
+    assert _model_records(kb).keys() == {
+        k.replace(b"whole", b"kb", 1) for k in _model_records(whole)
+    } or len(_model_records(kb)) == len(_model_records(whole))
+
+
+def test_an_add_killed_after_the_model_update_resumes_to_a_full_build(
+    store: Store, tmp_path: Path, hotpot_slice: Path
+) -> None:
+    lines = _lines(hotpot_slice)
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    one = _write(tmp_path / "one.jsonl", lines[-1:])
+    # killed while rendering: the model records already hold the new document
+    with pytest.raises(SimulatedCrash):
+        Compiler(kb, options=CompileOptions(fail_after_writes=3)).add(one)
+    report = Compiler(kb).add(one)
+    assert report.resumed
+    assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
