@@ -52,33 +52,33 @@ class DocAnalysis(msgspec.Struct):
     llm: PageNotes | None = None
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(msgspec.Struct, frozen=True, array_like=True):
     doc: str
     start: int
     end: int
 
 
-@dataclass
-class Entity:
+class Entity(msgspec.Struct, array_like=True):
+    """One page's subject (a msgspec struct: the persisted model stores it as it is)."""
+
     key: str
     name: str
     kind: str
     dim: str = ""
     path: str = ""
-    about: list[str] = field(default_factory=list)
-    mentioned_in: dict[str, int] = field(default_factory=dict)  # doc → first sentence index
-    times_named: dict[str, int] = field(default_factory=dict)  # doc → how often it names it
-    surfaces: dict[str, int] = field(default_factory=dict)
-    aliases: list[str] = field(default_factory=list)
+    about: list[str] = msgspec.field(default_factory=list)
+    mentioned_in: dict[str, int] = msgspec.field(default_factory=dict)  # doc → first sentence
+    times_named: dict[str, int] = msgspec.field(default_factory=dict)  # doc → how often named
+    surfaces: dict[str, int] = msgspec.field(default_factory=dict)
+    aliases: list[str] = msgspec.field(default_factory=list)
     qualifier: str = ""
     group: str = ""
-    facts: list[Fact] = field(default_factory=list)
-    mentions: list[Fact] = field(default_factory=list)  # sentences that only mention it
+    facts: list[Fact] = msgspec.field(default_factory=list)
+    mentions: list[Fact] = msgspec.field(default_factory=list)  # sentences that only mention it
     confidence: float = 1.0  # how sure the type (and so the dimension) is
-    links: dict[str, set[str]] = field(default_factory=dict)  # other key → reasons
+    links: dict[str, set[str]] = msgspec.field(default_factory=dict)  # other key → reasons
     summary: str = ""  # LLM mode: the model's one-line summary of a page without a title doc
-    tags: list[str] = field(default_factory=list)  # LLM mode: the model's tags
+    tags: list[str] = msgspec.field(default_factory=list)  # LLM mode: the model's tags
 
 
 @dataclass

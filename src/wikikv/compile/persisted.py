@@ -38,7 +38,6 @@ from wikikv.compile.model import (
     Derived,
     DocAnalysis,
     Entity,
-    Fact,
     Model,
     Resolver,
     TitleRow,
@@ -95,73 +94,9 @@ class ModelMeta(msgspec.Struct):
     docs: int
 
 
-class EntityRec(msgspec.Struct, array_like=True):
-    key: str
-    name: str
-    kind: str
-    dim: str
-    path: str
-    about: list[str]
-    mentioned_in: dict[str, int]
-    surfaces: dict[str, int]
-    aliases: list[str]
-    qualifier: str
-    group: str
-    facts: list[tuple[str, int, int]]
-    mentions: list[tuple[str, int, int]]
-    confidence: float
-    links: dict[str, list[str]]
-    summary: str
-    tags: list[str]
-
-
 class CandidateRec(msgspec.Struct, array_like=True):
     counts: CandidateCounts
     docs: list[str]
-
-
-def to_rec(e: Entity) -> EntityRec:
-    return EntityRec(
-        e.key,
-        e.name,
-        e.kind,
-        e.dim,
-        e.path,
-        e.about,
-        e.mentioned_in,
-        e.surfaces,
-        e.aliases,
-        e.qualifier,
-        e.group,
-        [(f.doc, f.start, f.end) for f in e.facts],
-        [(f.doc, f.start, f.end) for f in e.mentions],
-        e.confidence,
-        {k: sorted(v) for k, v in e.links.items()},
-        e.summary,
-        e.tags,
-    )
-
-
-def from_rec(r: EntityRec) -> Entity:
-    return Entity(
-        r.key,
-        r.name,
-        r.kind,
-        dim=r.dim,
-        path=r.path,
-        about=r.about,
-        mentioned_in=r.mentioned_in,
-        surfaces=r.surfaces,
-        aliases=r.aliases,
-        qualifier=r.qualifier,
-        group=r.group,
-        facts=[Fact(*f) for f in r.facts],
-        mentions=[Fact(*f) for f in r.mentions],
-        confidence=r.confidence,
-        links={k: set(v) for k, v in r.links.items()},
-        summary=r.summary,
-        tags=r.tags,
-    )
 
 
 # ---------------------------------------------------------------------------------- keys
@@ -209,7 +144,7 @@ def write_full(
     write([Put(_single(kb, "titles"), _enc.encode(derived.rows))])
     chosen = sorted(k for k in model.entities if k not in derived.titles.display)
     write([Put(_single(kb, "chosen"), _enc.encode(chosen))])
-    write(Put(_key(kb, "e", k), _enc.encode(to_rec(e))) for k, e in model.entities.items())
+    write(Put(_key(kb, "e", k), _enc.encode(e)) for k, e in model.entities.items())
     cand_docs: dict[str, list[str]] = {}
     terms: dict[str, list[str]] = {}
     for doc_id in sorted(docs):
@@ -451,11 +386,7 @@ class _Add:
         touched &= is_old | is_new
         gone = {k for k in touched if k in is_old and k not in is_new}
         keep = touched - gone
-        old_recs = {
-            k: from_rec(v)
-            for k, v in self._records("e", touched, EntityRec).items()
-            if isinstance(v, EntityRec)
-        }
+        old_recs = self._records("e", touched, Entity)
         if set(old_recs) != touched & is_old:
             raise _Fallback
         about_of: dict[str, list[str]] = {}
@@ -511,11 +442,7 @@ class _Add:
         crossed = {w for w in all_words if (before[w] > 1) != (len(parts[w]) > 1)}
         extra = {k for w in crossed for k in parts[w] if k not in touched}
         counts = {w: len(v) for w, v in parts.items()}
-        extra_recs = {
-            k: from_rec(v)
-            for k, v in self._records("e", extra, EntityRec).items()
-            if isinstance(v, EntityRec)
-        }
+        extra_recs = self._records("e", extra, Entity)
         need_words = {w for e in extra_recs.values() for w in name_words(e.name)} - set(counts)
         counts.update(
             (w, len(v))
@@ -565,15 +492,14 @@ class _Add:
         others = [k for k in paths if k not in ents_new]
         moved: dict[str, Entity] = {}
         if others:
-            recs = self._records("e", others, EntityRec)
+            recs = self._records("e", others, Entity)
             for k in others:
                 rec = recs.get(k)
-                if not isinstance(rec, EntityRec):
+                if rec is None:
                     raise _Fallback
                 if rec.path != paths[k]:
-                    e = from_rec(rec)
-                    e.path = paths[k]
-                    moved[k] = e
+                    rec.path = paths[k]
+                    moved[k] = rec
         for k, e in ents_new.items():
             e.path = paths[k]
         self._members = members
@@ -597,7 +523,7 @@ class _Add:
             Put(_single(kb, "chosen"), _enc.encode(sorted(chosen))),
         ]
         for e in [*extra.values(), *moved.values(), *ents_new.values()]:
-            ops.append(Put(_key(kb, "e", e.key), _enc.encode(to_rec(e))))
+            ops.append(Put(_key(kb, "e", e.key), _enc.encode(e)))
         ops += [Delete(_key(kb, "e", k)) for k in gone]
         for k, rec in cands.items():
             if rec.docs:
@@ -624,7 +550,7 @@ class _Add:
     def _full_model(self, updated: dict[str, Entity], gone: set[str], t: Titles) -> Model:
         """Every entity, for rendering: the stored ones with the updated ones in place."""
         start = _key(self.kb, "e", "")[: -len(_h(""))]
-        dec = msgspec.msgpack.Decoder(EntityRec)
+        dec = msgspec.msgpack.Decoder(Entity)
         entities: dict[str, Entity] = {}
         n = 0
         for _, item in self.kb.backend.scan(start, start + b"\xff"):
@@ -632,7 +558,7 @@ class _Add:
             rec = dec.decode(item.value)
             if rec.key in gone:
                 continue
-            entities[rec.key] = updated.get(rec.key) or from_rec(rec)
+            entities[rec.key] = updated.get(rec.key) or rec
         for k, e in updated.items():
             entities.setdefault(k, e)
         self._count("e (render)", n)

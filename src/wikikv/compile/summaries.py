@@ -122,14 +122,16 @@ def add_summaries(want: Desired, schema: Schema, provider: object) -> SummarySta
     for d, members in sorted(under.items()):
         if d not in want.dir_text or not (d in dims or parent(d) in dims):
             continue  # unchanged (not re-rendered), or not a section
-        ranked = _rank(members)
-        items = [
-            (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}") for e in ranked
+        offered = [
+            (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}")
+            for e in _rank(members)[:SECTION_PAGES]
         ]
-        extractive = " ".join(t for _, t in items[:EXTRACTIVE_PAGES])
-        text, share = extractive, synthesized_share(extractive, [t for _, t in items])
+        # Made of the first pages' own summaries, the extractive text has no word of its own:
+        # its synthesized share is 0 (summarising every member of a large section to measure
+        # that was most of an incremental add's render).
+        text = " ".join(t for _, t in offered[:EXTRACTIVE_PAGES])
+        share = 0.0
         if section is not None:
-            offered = items[:SECTION_PAGES]
             written = section(d, offered)
             written_share = synthesized_share(written, [t for _, t in offered])
             stats.by_model += 1

@@ -79,5 +79,6 @@ def compile_bench(
                 f"  {row['elapsed_s']:>7.1f} s  {row['mb_per_s']:.3f} MB/s  "
                 f"{row['s_per_mb']:.1f} s/MB  peak {row['peak_rss_mb']:.0f} MB "
                 f"(anon {row['peak_anon_mb']:.0f})  add {row['incremental_add_s']:.3f} s"
+                f" (cpu {row.get('incremental_add_cpu_s', 0.0):.3f} s)"
             )
         click.echo(f"wrote {path}")
