@@ -30,6 +30,7 @@ MAX_MENTIONS = 150
 MENTIONS_PER_DOC = 8
 CARRY_SPAN = 3
 MAX_ALIASES = 12
+OTHER_SUBJECT = "\x00other"  # a sentence about someone no page is for ("Her father died")
 
 
 class DocAnalysis(msgspec.Struct):
@@ -191,11 +192,16 @@ def title_tables(rows: Mapping[str, TitleRow], folder_corpus: bool) -> Titles:
         kinds.setdefault(about[doc_id], rows[doc_id].about_kind)
     # A name a document declares for its own subject ("Lu Xun was the pen name of Zhou
     # Shuren", "鲁迅，原名周树人": a mention of kind ``alias`` keyed by the subject) becomes a
-    # variant of it corpus-wide, unless it already names a title. Sorted: order-independent.
+    # variant of it corpus-wide, unless it already names a title; a name two subjects declare
+    # is an alias of neither (namesakes). Sorted: order-independent.
+    claimed: dict[str, set[str]] = defaultdict(set)
     for doc_id in sorted(rows):
         for key, surface in rows[doc_id].aliases:
             if key == about[doc_id]:
-                variants.setdefault(surface, key)
+                claimed[surface].add(key)
+    for surface, keys in sorted(claimed.items()):
+        if len(keys) == 1:
+            variants.setdefault(surface, next(iter(keys)))
     short_names = _short_names(display, kinds, blocked)
     return Titles(about, display, groups, variants, blocked, kinds, short_names)
 
@@ -489,6 +495,9 @@ def _subjects(
             if kind_of(last) == "person":
                 out[idx] = last
                 last_idx = idx
+        elif role == subjects.OTHER:
+            out[idx] = OTHER_SUBJECT  # about a relative: a fact of no page, a mention of hers
+            last = None
     return out
 
 

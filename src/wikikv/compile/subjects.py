@@ -21,6 +21,7 @@ from wikikv.text.digest import Sentence, is_heading
 NONE = -1
 CARRY = -2
 HEADING = -3  # a Markdown heading line: no subject, and never a fact or a mention of anyone
+OTHER = -4  # the subject is someone unnamed the sentence relates to the last one ("Her father")
 
 _ZH_OPENERS = re.compile(
     r"^(?:但是|但|于是|这时|那时|后来|然而|而且|而|可是|因此|所以|只是|不料|忽然|原来|当时|其实|"
@@ -36,18 +37,40 @@ _ZH_ELLIPSIS = re.compile(
 _EN_PRONOUN = re.compile(r"^(?:[A-Z][\w ,]{0,40}, )?(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
 _LEAD = " \t\u3000“”\"‘’'「」『』（）()—-…*#>"
 _EN_OPENER = re.compile(r"^(?:[\w'’-]+ ){0,7}[\w'’)-]+, $|^(?:However|Later|Then|Also|In \d{4}) ?$")
+# A leading adverbial clause, up to the comma before the subject (a name inside it is not the
+# subject): "After starting the season 0–6, ", "Following UCF's 59–10 defeat by Houston on
+# homecoming, dropping the Knights to an 0–8 record, ".
+_EN_CLAUSE = re.compile(
+    r"^(?:After|Following|Before|During|Since|Until|When|While|Although|Though|As|With|"
+    r"Along with|Together with|Alongside|Besides|Despite|In|On|At|By|From|For|Under|Upon|"
+    r"Unlike|Like|Having|Born|Originally|Initially|Eventually|Subsequently|Previously|"
+    r"Currently|Additionally|Today|Later|Meanwhile|Instead|Nevertheless|However)\b"
+    r"[^.;:!?\"“”]{0,160}, $"
+)
+# "Her father died in 1925", "His elder brother was a painter": a relative is the subject.
+_EN_KIN = re.compile(
+    r"^(?:[A-Z][^.;:!?\"“”]{0,80}, )?(?:[Hh]is|[Hh]er|[Tt]heir) (?:(?:late|elder|older|"
+    r"younger|eldest|youngest|first|second|third|only|twin|half|step|future|former)[\w-]* )?"
+    r"(?:father|mother|parents?|brother|sister|siblings?|son|daughter|children|child|husband|"
+    r"wife|widow|grandfather|grandmother|grandson|granddaughter|uncle|aunt|nephew|niece|"
+    r"cousin|fianc[ée]e?|partner|stepfather|stepmother|half-brother|half-sister)s?\b"
+)
+_EN_CLAUSE_PRONOUN = re.compile(_EN_CLAUSE.pattern[:-1] + r"(?:[Hh]e|[Ss]he)\b")
 
 
 def sentence_roles(
     text: str, sentences: Sequence[Sentence], mentions: Sequence[MentionOut], lang: str
 ) -> list[int]:
     """Per sentence: the index (in ``mentions``) of its subject mention, :data:`CARRY` (a
-    pronoun or an ellipsis: the previous subject goes on), :data:`HEADING` or :data:`NONE`."""
+    pronoun or an ellipsis: the previous subject goes on), :data:`OTHER` (an unnamed relative of
+    the last subject: "Her father died"), :data:`HEADING` or :data:`NONE`."""
     first: dict[int, int] = {}
+    by_sent: dict[int, list[int]] = {}
     for n, m in enumerate(mentions):
         j = first.get(m.sent)
         if j is None or m.start < mentions[j].start:
             first[m.sent] = n
+        by_sent.setdefault(m.sent, []).append(n)
     roles: list[int] = []
     for idx, s in enumerate(sentences):
         if is_heading(s.text):
@@ -56,6 +79,8 @@ def sentence_roles(
         body = s.text.lstrip(_LEAD)
         lead = len(s.text) - len(body)
         i = first.get(idx)
+        if lang != "zh" and i is not None:
+            i = _en_subject(text, s, lead, mentions, by_sent[idx])
         role: int = NONE
         if lang == "zh" and _asks(body):
             role = NONE  # a question asserts nothing about anyone: at most a mention
@@ -69,10 +94,34 @@ def sentence_roles(
                 text, s.start + lead
             ):
                 role = CARRY
-        elif _EN_PRONOUN.match(body):
+        elif _EN_KIN.match(body):
+            role = OTHER
+        elif _EN_PRONOUN.match(body) or _EN_CLAUSE_PRONOUN.match(body):
             role = CARRY
         roles.append(role)
     return roles
+
+
+def _en_subject(
+    text: str, s: Sentence, lead: int, mentions: Sequence[MentionOut], ids: list[int]
+) -> int | None:
+    """The English subject candidate: the first name of the sentence, or, when the sentence
+    opens with an adverbial clause ("Along with Rossini and Bellini, Donizetti was ...",
+    "Following UCF's 59–10 defeat by Houston, O'Leary resigned"), the first name right after
+    it."""
+    order = sorted(ids, key=lambda n: mentions[n].start)
+    if not order or _is_subject(text, s, lead, mentions[order[0]], "en"):
+        return order[0] if order else None
+    ends = {mentions[n].end for n in order}
+    for n in order[1:]:
+        m = mentions[n]
+        if not s.start <= m.start < s.end or text[m.end : m.end + 2] in ("'s", "’s"):
+            continue
+        if m.start - 2 in ends:
+            continue  # "in Tampere, Finland": a place named after another is no subject
+        if _EN_CLAUSE.match(text[s.start + lead : m.start]):
+            return n
+    return order[0]
 
 
 def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> bool:
@@ -92,7 +141,7 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
         return False
     if not prefix:
         return True
-    return bool(_EN_OPENER.match(prefix))
+    return bool(_EN_OPENER.match(prefix) or _EN_CLAUSE.match(prefix))
 
 
 _ZH_QUESTION_END = re.compile(r"[？?][”’」』…\s]*$")

@@ -126,6 +126,38 @@ _SKIP_SINGLE = frozenset(
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
+_ROMAN = re.compile(r"^[IVXLCDM]+$")
+# A quoted or bracketed nickname inside a full name: 'Christopher James "Chris" Evans'.
+_NICKNAME = re.compile(r" [\"“(][A-Z][\w.'’-]{0,20}[\"”)] ")
+
+# Context that says a name is a person's (issue 8 item 2): a role, a kinship word or a title
+# before it ("head coach George O'Leary", "his son, Giusto", "directed by ..."), a life span or
+# "who" after it, a personal honorific in it.
+_ROLES = frozenset(
+    """coach manager singer actor actress director producer writer author novelist poet
+    playwright screenwriter composer songwriter painter sculptor photographer architect
+    drummer guitarist bassist pianist violinist vocalist rapper musician footballer player
+    quarterback pitcher striker goalkeeper defender midfielder boxer wrestler cricketer
+    jockey athlete journalist presenter broadcaster comedian dancer model politician senator
+    congressman congresswoman governor mayor chancellor minister lawyer judge bishop pope
+    cardinal priest emperor empress scientist physicist chemist mathematician economist
+    historian philosopher professor teacher founder co-founder inventor entrepreneur
+    businessman businesswoman chef designer filmmaker teammate wife husband son daughter
+    brother sister father mother uncle aunt nephew niece cousin widow widower grandson
+    granddaughter grandfather grandmother stepson stepdaughter fiancé fiancée""".split()
+)
+_BY_PERSON = frozenset(
+    "directed written composed illustrated painted sculpted choreographed coached".split()
+)
+_STARRING = frozenset({"starring", "co-starring", "stars", "starred"})
+_PERSONAL_HONORIFICS = frozenset(
+    {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lady", "lord", "prof", "professor", "rev"}
+)
+_PERSON_AFTER = re.compile(
+    r"\s?\((?:born|b\.|died|d\.|c\.|née|nee)\b|\s?\(\d{3,4}\s*[–-]\s*\d{3,4}\)"
+    r"|(?:'s|’s) (?:wife|husband|son|daughter|brother|sister|father|mother|widow|children)\b"
+    r"|, who\b"
+)
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -208,6 +240,15 @@ def ambiguous_bases(titles: Iterable[str]) -> set[str]:
     return {b for b, n in owners.items() if n > 1}
 
 
+def own_short_names(title: str) -> set[str]:
+    """The shorter names a title gives its subject: the base without the qualifier ("Heat" of
+    "Heat (film)") and the head before a comma ("Margaret of Valois" of "Margaret of Valois,
+    Countess of Blois"). Inside that document they name the subject itself."""
+    base = split_qualifier(title)[0]
+    out = {fold(base), fold(base.split(",", 1)[0])} if title else set()
+    return {k for k in out if k and k != fold(title)}
+
+
 def build_gazetteer(variants: dict[str, str], display: dict[str, str]) -> Gazetteer:
     """A gazetteer over the variant keys (display: key → a surface spelling)."""
     gaz = Gazetteer()
@@ -235,6 +276,8 @@ def english_mentions(
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     folded = [fold(t[0]) for t in toks]
     sent_starts = {s.start for s in sentences}
+    about_key = fold(about)
+    own_names = own_short_names(about)
     out: list[Mention] = []
     i = 0
     hint = 0
@@ -257,7 +300,12 @@ def english_mentions(
             end = toks[hit[0] - 1][2]
             surface = text[start:end].rstrip(".")
             hint = _sentence_of(sentences, start, hint)
-            out.append(Mention(hit[1], surface, "", hint, start, start + len(surface), True))
+            key = hit[1]
+            if key != about_key and fold(surface) in own_names:
+                # "Margaret of Valois" in the article "Margaret of Valois, Countess of Blois" is
+                # its own subject, not the other title of that name (a namesake)
+                key = about_key
+            out.append(Mention(key, surface, "", hint, start, start + len(surface), True))
             i = hit[0]
             continue
         j = i + 1
@@ -292,16 +340,34 @@ def english_mentions(
         run = [t[0] for t in toks[k:j]]
         s0 = toks[k][1]
         surface = text[s0 : toks[j - 1][2]].rstrip(".")
+        if run[-1].endswith(("'s", "’s")) and len(run[-1]) > 3:
+            # "Leonard's then-wife": the possessive ending is no part of the name
+            run[-1] = run[-1][:-2]
+            surface = surface[:-2]
         initial = s0 in sent_starts
+        key = ""
+        nick = _NICKNAME.match(text, toks[j - 1][2]) if 2 <= len(run) <= 3 else None
+        if nick is not None and not connected:
+            # 'Christopher James "Chris" Evans': the run goes on after the nickname; its first
+            # and middle names alone are no one's name
+            tail = [t for t in toks[j:] if t[1] >= nick.end()][:2]
+            last = [t for t in tail if t[0][:1].isupper()][:1]
+            if last and last[0][1] == nick.end():
+                key = fold(" ".join([*run, last[0][0]]))
+                run = [*run, last[0][0]]
+                j = toks.index(last[0]) + 1
+                surface = text[s0 : toks[j - 1][2]].rstrip(".")
         if _is_candidate(run, False, 9 if connected else 6):
             hint = _sentence_of(sentences, s0, hint)
             kind = kind_by_name(surface) or ("work" if connected else "")
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
                 kind = "place"
+            if not kind and not connected and _person_context(text, toks, k, j, run):
+                kind = "person"
             # A sentence-initial single word is kept only if coreference resolves it below.
             out.append(
                 Mention(
-                    fold(surface),
+                    key or fold(surface),
                     surface,
                     kind,
                     hint,
@@ -311,7 +377,14 @@ def english_mentions(
                 )
             )
         i = j
-    return _coref(out, about, about_person)
+    lower = frozenset(f for t, f in zip(toks, folded, strict=True) if t[0][:1].islower())
+    titles = {m.key: t for m in out if m.gaz is None for t in _single_titles(gaz, m.key)}
+    return _coref(out, about, about_person, lower, titles)
+
+
+def _single_titles(gaz: Gazetteer, key: str) -> list[str]:
+    """The entity a one-word gazetteer spelling ``key`` names (a title like "Toto"), if any."""
+    return [k for seq, k in gaz.by_first.get(key, ()) if seq == (key,)][:1]
 
 
 def _match_gazetteer(
@@ -387,6 +460,31 @@ def _after_place_preposition(text: str, toks: list[tuple[str, int, int]], k: int
     return k < 2 or toks[k - 2][0].lower() not in _WORK_VERBS
 
 
+def _person_context(
+    text: str, toks: list[tuple[str, int, int]], k: int, j: int, run: list[str]
+) -> bool:
+    """Whether the text around the name ``toks[k:j]`` says it is a person's (see _ROLES)."""
+    if len(run) > 4 or any(t[0].isdigit() for t in run):
+        return False
+    if len(run) >= 2 and run[0].rstrip(".").lower() in _PERSONAL_HONORIFICS:
+        return True
+    if _PERSON_AFTER.match(text, toks[j - 1][2]):
+        return True
+    if k < 1 or text[toks[k - 1][2] : toks[k][1]] not in (" ", ", "):
+        return False
+    prev = toks[k - 1][0]
+    if prev in _ROLES or prev in _STARRING:
+        return True
+    if prev in ("is", "was") and k >= 2 and toks[k - 2][0] in _ROLES:
+        return True  # "Their head coach was George O'Leary"
+    return (
+        prev == "by"
+        and k >= 2
+        and toks[k - 2][0] in _BY_PERSON
+        and text[toks[k - 1][2] : toks[k][1]] == " "
+    )
+
+
 def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> bool:
     if not run or len(run) > longest:
         return False
@@ -398,12 +496,20 @@ def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> b
             return False
         if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
             return False
+        if _ROMAN.match(w):
+            return False  # "III" of "Ester James Junior, III"
     if all(t[0].isdigit() or t in _MONTHS for t in run):
         return False  # "17 April", "April 1975", "14 November 1893": a date, not a name
     return True
 
 
-def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Mention]:
+def _coref(
+    mentions: list[Mention],
+    about: str,
+    about_person: bool,
+    lower: frozenset[str] = frozenset(),
+    titles: dict[str, str] | None = None,
+) -> list[Mention]:
     """Fold short forms into the full names the same document uses: a single word that is the
     last (or, for the person the document is about, first) word of a full name, and an
     honorific with one name ("Mr. Holmes"). A gazetteer match is never redirected."""
@@ -421,6 +527,7 @@ def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Ment
             and parts[0].rstrip(".").lower() not in HONORIFICS
         ):
             surname.setdefault(fold(parts[-1]), (m.key, m.kind))
+    named = {m.key for m in mentions if m.gaz is not None}
     out: list[Mention] = []
     for m in mentions:
         parts = m.surface.split()
@@ -432,7 +539,14 @@ def _coref(mentions: list[Mention], about: str, about_person: bool) -> list[Ment
                 Mention(target[0], m.surface, target[1] or m.kind, m.sent, m.start, m.end, True)
             )
         elif m.gaz is None:
-            continue  # an unresolved sentence-initial single word: most likely not a name
+            # An unresolved sentence-initial single word ("London rebuilt the docks"): a name
+            # if the document also uses it as one elsewhere, or if it is a corpus title the
+            # document never writes in lower case; else most likely a capitalized common word.
+            title = (titles or {}).get(m.key)
+            if m.key in named:
+                out.append(Mention(m.key, m.surface, m.kind, m.sent, m.start, m.end, False))
+            elif title is not None and m.key not in lower:
+                out.append(Mention(title, m.surface, m.kind, m.sent, m.start, m.end, True))
         elif short and honorific:
             out.append(Mention(fold(short), m.surface, "person", m.sent, m.start, m.end, m.gaz))
         else:
@@ -469,4 +583,65 @@ def declared_aliases(
             name = m.group(1)
             if fold(name) != key:
                 out.append(Mention(key, name, ALIAS_KIND, idx, m.start(1), m.end(1), True))
+    if lang != "zh":
+        full = _declared_full_name(title, text, sentences)
+        if full is not None:
+            out.append(full)
     return out
+
+
+# The name an article opens with, before its verb or bracket: "Arsenal Football Club is ...",
+# 'Christopher James "Chris" Evans (born 1 April 1966) is ...'.
+_OPENING_NAME = re.compile(
+    r"(?:The )?((?:[A-Z][\w'’.&-]*|of|de|von|van|der|da|di|du|la|le|y)"
+    r"(?: (?:[\"“(][A-Z][\w.'’-]{0,20}[\"”)]|[A-Z][\w'’.&-]*|of|de|von|van|der|da|di|du|la|le|y))"
+    r"{1,7})(?=,? (?:is|was|are|were|has|had)\b|\s?\()"
+)
+
+
+def _declared_full_name(title: str, text: str, sentences: Sequence[Sentence]) -> Mention | None:
+    """The fuller name an English article's first sentence gives its subject ("Arsenal Football
+    Club is ..." in the article "Arsenal F.C.", "Jeffrey Thomas Porcaro (April 1, 1954 – ...)"
+    in "Jeff Porcaro") as an alias of the title, when it spells out the title: every word of
+    the title in order, a word matching a longer form ("Jeff" / "Jeffrey") or an abbreviation
+    its initials spell ("F.C." / "Football Club"), with middle names between them."""
+    idx = next((i for i, s in enumerate(sentences) if not s.text.lstrip().startswith("#")), -1)
+    if idx < 0:
+        return None
+    s = sentences[idx]
+    lead = len(s.text) - len(s.text.lstrip())
+    m = _OPENING_NAME.match(text, s.start + lead, s.end)
+    if m is None:
+        return None
+    name = m.group(1)
+    words = [w for w in name.split() if not w.startswith(('"', "“", "("))]
+    if fold(" ".join(words)) in {fold(title), *own_short_names(title)}:
+        return None  # the title's own base ("James Adam" of "James Adam (architect)")
+    if not _spells_out(title, words):
+        return None
+    # the alias is the name without its nickname; the mention spans the name as written
+    return Mention(fold(title), " ".join(words), ALIAS_KIND, idx, m.start(1), m.end(1), True)
+
+
+def _spells_out(title: str, words: list[str]) -> bool:
+    want = [fold(w) for w in split_qualifier(title)[0].split(",", 1)[0].split()]
+    have = [fold(w) for w in words]
+    if len(have) < 2 or len(want) < 1:
+        return False
+    i = j = 0
+    while i < len(want) and j < len(have):
+        w, h = want[i], have[j]
+        letters = w.replace(".", "")
+        if w == h or (len(w) >= 3 and h.startswith(w) and i == 0):
+            i, j = i + 1, j + 1  # the same word, or a short form of the first name
+        elif (
+            "." in w
+            and len(letters) >= 2
+            and "".join(x[0] for x in have[j : j + len(letters)]) == letters
+        ):
+            i, j = i + 1, j + len(letters)  # "F.C." spelled out as "Football Club"
+        elif i > 0 and j + 1 < len(have):
+            j += 1  # a middle name
+        else:
+            return False
+    return i == len(want) and j == len(have)

@@ -142,6 +142,9 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
     by_qual = kind_of_qualifier(qual)
     if by_qual:
         return by_qual
+    by_head = _kind_of_head(head)
+    if by_head:
+        return by_head
     for rx, kind in (
         (_FIRST_WORK, "work"),
         (_FIRST_EVENT, "event"),
@@ -152,6 +155,85 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
         if rx.search(head):
             return kind
     return kind_by_name(base) or ("place" if "," in title else "topic")
+
+
+# The noun phrase a definition opens with ("was a French princess of the Valois dynasty", "is a
+# Canadian film director and producer"): its head — the last kind word before a preposition, a
+# clause or a comma — names the kind, wherever other kind words come later in the sentence.
+_DEFINITION = re.compile(
+    r"\b(?:is|was|are|were) (?:an?|one of the) ((?:[\w'’-]+ ){0,6}?[\w'’-]+)"
+    r"(?= (?:of|in|on|at|from|for|by|with|who|which|that|whose|based|located|founded|"
+    r"directed|written|produced|released|published|and|or)\b|[,.;:(]|$)"
+)
+_HEAD_WORDS: dict[str, str] = {}
+for _kind, _words in (
+    (
+        "person",
+        """actor actress singer musician politician footballer writer author director painter
+        poet composer bishop king queen prince princess noble nobleman noblewoman lawyer judge
+        officer soldier general scientist physicist chemist philosopher cricketer athlete
+        player rapper journalist producer architect engineer businessman businesswoman
+        economist historian priest monk nun emperor empress duke duchess count countess lord
+        lady dancer model screenwriter filmmaker novelist playwright artist photographer
+        designer coach manager diplomat activist inventor entrepreneur missionary theologian
+        mathematician drummer guitarist bassist pianist violinist vocalist songwriter
+        singer-songwriter conductor comedian broadcaster presenter statesman monarch ruler
+        sultan cardinal pope saint consort regent heir claimant pretender aristocrat
+        courtier knight baronet baron baroness earl marquess viscount footballer boxer
+        wrestler jockey swimmer cyclist sprinter golfer skier official administrator civil
+        servant teacher educator academic professor physician surgeon nurse psychologist
+        sociologist anthropologist linguist botanist zoologist biologist geologist
+        astronomer sculptor illustrator cartoonist animator editor publisher critic
+        columnist commentator host personality entertainer magician astronaut pilot
+        explorer navigator admiral commander colonel captain lieutenant sergeant spy
+        criminal murderer terrorist gangster outlaw woman man girl boy""",
+    ),
+    (
+        "work",
+        """film movie album song single novel book television series sitcom play opera
+        musical poem game documentary soundtrack ep anthology story novella comic manga
+        newspaper magazine painting sculpture miniseries telenovela serial show episode
+        compilation ballet symphony concerto sonata hymn anthem""",
+    ),
+    (
+        "org",
+        """band group company corporation university college school club party team
+        organization organisation label agency institute association society firm brand
+        airline network channel dynasty duo trio quartet ensemble orchestra choir franchise
+        manufacturer retailer publisher studio conglomerate charity foundation union
+        federation league council ministry department""",
+    ),
+    (
+        "place",
+        """city town village river county district state province island mountain lake
+        country region municipality commune suburb neighbourhood neighborhood hamlet
+        township parish valley airport station building church castle bridge park stadium
+        street road settlement capital peninsula desert forest island islands mountains
+        range volcano glacier bay harbour harbor port canal cathedral temple mosque palace
+        museum library arena hall tower house mansion monument prison hospital""",
+    ),
+    (
+        "event",
+        """battle war election festival tournament championship competition ceremony
+        conference treaty revolution event season siege massacre rebellion uprising
+        campaign expedition""",
+    ),
+):
+    for _w in _words.split():
+        _HEAD_WORDS.setdefault(_w, _kind)
+
+
+def _kind_of_head(head: str) -> str | None:
+    """The kind the head noun of the first definition in ``head`` names, if it is one."""
+    m = _DEFINITION.search(head)
+    if m is None:
+        return None
+    for word in reversed(m.group(1).casefold().split()):
+        for part in (word, word.rsplit("-", 1)[-1]):
+            kind = _HEAD_WORDS.get(part)
+            if kind is not None:
+                return kind
+    return None
 
 
 def _strip_heading(text: str, title: str) -> str:

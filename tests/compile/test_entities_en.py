@@ -1,0 +1,253 @@
+"""Issue 8, English compile side: pages of names with no article of their own get the sentences
+whose subject they are, people are typed from context, namesakes stay apart, a declared full
+name is an alias, and the first and middle names of a longer name are no entity — on small
+corpora written here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from wikikv.compile.check import check
+from wikikv.compile.pipeline import Compiler
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.store import Store, open_store
+from wikikv.text.kinds import classify_title
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
+    yield s
+    s.close()
+
+
+def _build(store: Store, tmp_path: Path, docs: list[dict[str, str]]) -> KnowledgeBase:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("\n".join(json.dumps(d) for d in docs) + "\n", encoding="utf-8")
+    kb = store.create_kb("en")
+    Compiler(kb).build(path)
+    assert check(kb).ok
+    return kb
+
+
+def _pages(kb: KnowledgeBase) -> dict[str, tuple[str, FileRecord]]:
+    """Entity pages by title: (path, record)."""
+    out: dict[str, tuple[str, FileRecord]] = {}
+    stack = [p for p in kb.ls_all("/").child_paths() if not p.startswith("/sources")]
+    while stack:
+        p = stack.pop()
+        rec = kb.get(p)
+        if isinstance(rec, DirRecord):
+            stack += kb.ls_all(p).child_paths()
+        elif isinstance(rec, FileRecord):
+            out[rec.meta.title] = (p, rec)
+    return out
+
+
+def _section(text: str, heading: str) -> list[str]:
+    lines = text.split("\n")
+    if heading not in lines:
+        return []
+    out = []
+    for line in lines[lines.index(heading) + 1 :]:
+        if line.startswith("## "):
+            break
+        if line.startswith("- "):
+            out.append(line)
+    return out
+
+
+def _facts(page: tuple[str, FileRecord]) -> list[str]:
+    return _section(page[1].text, "## Key Facts")
+
+
+def _mentions(page: tuple[str, FileRecord]) -> list[str]:
+    return _section(page[1].text, "## Mentioned In")
+
+
+# London has no article here; two articles say something of it, one with London as the subject
+# after an opening clause that holds a date range, and one only names it.
+CITY = [
+    {
+        "id": "c1",
+        "title": "Thames Barrier",
+        "text": "The Thames Barrier is a flood barrier on the River Thames. During the floods of "
+        "1952–1953, London lost hundreds of homes to the river. Greenwich, a borough of "
+        "London, lies downstream of the barrier, towards Kent.",
+    },
+    {
+        "id": "c2",
+        "title": "Docklands",
+        "text": "Docklands is an area of east London. London rebuilt the docks after the war "
+        "with money from the port authority. The area has many offices and a ferry to Kent.",
+    },
+]
+
+
+def test_a_sentence_about_a_name_without_article_is_its_key_fact(
+    store: Store, tmp_path: Path
+) -> None:
+    pages = _pages(_build(store, tmp_path, CITY))
+    london = pages["London"]
+    facts = _facts(london)
+    # the subject after an opening clause ("During the floods of 1952–1953, London lost ...")
+    assert any("London lost hundreds of homes" in f for f in facts), london[1].text
+    assert any("London rebuilt the docks" in f for f in facts)
+    # a sentence whose subject is a neighbour only mentions London
+    assert not any("Greenwich, a borough of London" in f for f in facts)
+    assert any("Greenwich, a borough of London" in m for m in _mentions(london))
+    # Kent is only ever named inside other subjects' sentences: no key fact, and the page says so
+    kent = pages["Kent"][1].text
+    assert _facts(pages["Kent"]) == []
+    assert "_No sentence of the sources has Kent as its subject" in kent, kent
+    assert len(_mentions(pages["Kent"])) == 2
+
+
+COACH = [
+    {
+        "id": "t1",
+        "title": "2014 Eagles football team",
+        "text": "The 2014 Eagles football team represented Bay State University. Their head "
+        "coach was Walter O'Hara, in his fifth season with the team. Following the 21–3 "
+        "defeat by Hilltop, dropping the Eagles to a 0–8 record, O'Hara resigned as head "
+        "coach. His brother, Ned O'Hara, was the team's doctor.",
+    },
+    {
+        "id": "t2",
+        "title": "2013 Eagles football team",
+        "text": "The 2013 Eagles football team represented Bay State University. The Eagles "
+        "were led by head coach Walter O'Hara.",
+    },
+]
+
+
+def test_a_person_without_article_is_typed_from_context_and_keeps_his_sentences(
+    store: Store, tmp_path: Path
+) -> None:
+    pages = _pages(_build(store, tmp_path, COACH))
+    path, _ = coach = pages["Walter O'Hara"]
+    assert path.startswith("/people/"), path  # "head coach Walter O'Hara": a person
+    facts = _facts(coach)
+    # "O'Hara" after an opening clause with two commas is him (the document names him in full)
+    assert any("O'Hara resigned as head coach" in f for f in facts), coach[1].text
+    # his brother's sentence is not a fact of his page
+    assert not any("His brother, Ned O'Hara" in f for f in facts)
+
+
+def test_the_head_noun_of_a_definition_sets_the_kind() -> None:
+    princess = "Margaret of Valois (1553–1615) was a French princess of the Valois dynasty."
+    assert classify_title("Margaret of Valois", princess, "en") == "person"
+    director = "Ann Lee is a Canadian film director and producer."
+    assert classify_title("Ann Lee", director, "en") == "person"
+    assert classify_title("Heat", "Heat is a 1995 American crime film.", "en") == "work"
+    assert classify_title("Toto", "Toto is an American rock band formed in 1977.", "en") == "org"
+
+
+VALOIS = [
+    {
+        "id": "v1",
+        "title": "Margaret of Valois, Countess of Blois",
+        "text": "Margaret of Valois( 1295–1342) was a French noblewoman. She was a daughter of "
+        "Charles, Count of Valois.",
+    },
+    {
+        "id": "v2",
+        "title": "Margaret of Valois",
+        "text": "Margaret of Valois (14 May 1553 – 27 March 1615) was a French princess who "
+        "became queen of Navarre. She was the daughter of Henry II of France. Her father "
+        "died in 1559 after a tournament.",
+    },
+    {
+        "id": "v3",
+        "title": "James Adam (architect)",
+        "text": "James Adam (21 July 1732 – 20 October 1794) was a Scottish architect. He "
+        "designed Portland Place.",
+    },
+    {
+        "id": "v4",
+        "title": "James Adam (classicist)",
+        "text": "James Adam( 1860–1907) was a Scottish classicist. He taught at Emmanuel College.",
+    },
+]
+
+
+def test_namesakes_stay_apart(store: Store, tmp_path: Path) -> None:
+    pages = _pages(_build(store, tmp_path, VALOIS))
+    queen = pages["Margaret of Valois"]
+    countess = pages["Margaret of Valois, Countess of Blois"]
+    # The countess's article names her by the head of its title: its sentences are hers, and
+    # nothing of her life lands on the queen's page
+    assert any("1295–1342" in f for f in _facts(countess))
+    assert "1295" not in queen[1].text, queen[1].text
+    assert "1553" not in countess[1].text
+    assert queen[0].startswith("/people/")
+    assert countess[0].startswith("/people/")
+    # "Her father died in 1559" is about her father, not her: a mention on her page
+    assert not any("Her father died" in f for f in _facts(queen))
+    assert any("Her father died" in m for m in _mentions(queen))
+    # Two qualified titles open with the same bare name: it declares neither, and each article
+    # keeps its own sentences
+    architect = pages["James Adam (architect)"][1].text
+    classicist = pages["James Adam (classicist)"][1].text
+    assert "1860" not in architect, architect
+    assert "classicist" not in architect
+    assert "1732" not in classicist
+
+
+CLUB = [
+    {
+        "id": "a1",
+        "title": "Arsenal F.C.",
+        "text": "Arsenal Football Club is a professional football club based in Highbury. "
+        "The club has won thirteen league titles.",
+    },
+    {
+        "id": "a2",
+        "title": "Gillespie Road",
+        "text": "Gillespie Road is a road in Highbury. It runs beside the former home of "
+        "Arsenal Football Club.",
+    },
+    {
+        "id": "a3",
+        "title": "Highbury Stadium",
+        "text": "Highbury Stadium was a football ground in Highbury. Arsenal Football Club "
+        "played there until 2006.",
+    },
+]
+
+
+def test_a_declared_full_name_is_an_alias_not_a_second_page(store: Store, tmp_path: Path) -> None:
+    pages = _pages(_build(store, tmp_path, CLUB))
+    assert "Arsenal Football Club" not in pages
+    club = pages["Arsenal F.C."]
+    assert "Arsenal Football Club" in club[1].meta.aliases
+    # and the other articles' sentences reach the one page
+    assert any("Arsenal Football Club played there" in f for f in _facts(club)), club[1].text
+
+
+PRESENTERS = [
+    {
+        "id": "n1",
+        "title": "Chris Evans (presenter)",
+        "text": 'Christopher James "Chris" Evans (born 1 April 1966) is an English presenter. '
+        "He hosted a breakfast show on the radio.",
+    },
+    {
+        "id": "n2",
+        "title": "Chris Weidman",
+        "text": 'Christopher James "Chris" Weidman (born June 17, 1984) is an American fighter. '
+        "He won a title in 2013.",
+    },
+]
+
+
+def test_first_and_middle_names_of_longer_names_get_no_page(store: Store, tmp_path: Path) -> None:
+    pages = _pages(_build(store, tmp_path, PRESENTERS))
+    assert "Christopher James" not in pages, sorted(pages)
+    assert "Christopher James Evans" in pages["Chris Evans (presenter)"][1].meta.aliases
+    assert "Christopher James Weidman" in pages["Chris Weidman"][1].meta.aliases
