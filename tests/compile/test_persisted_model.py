@@ -13,6 +13,7 @@ import pytest
 
 from wikikv.bench.compile import snapshot
 from wikikv.compile import persisted, state
+from wikikv.compile.analyze import ANALYSIS_VERSION
 from wikikv.compile.model import derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
@@ -43,9 +44,9 @@ def _model_records(kb: KnowledgeBase) -> dict[bytes, bytes]:
 
 
 def _decoded_model(kb: KnowledgeBase) -> dict[bytes, object]:
-    return {
-        k: msgspec.msgpack.decode(v) for k, v in _model_records(kb).items()
-    } | {b"meta": persisted.load_meta(kb)}
+    return {k: msgspec.msgpack.decode(v) for k, v in _model_records(kb).items()} | {
+        b"meta": persisted.load_meta(kb)
+    }
 
 
 def _stored_model_equals_a_full_derive(kb: KnowledgeBase) -> None:
@@ -90,15 +91,28 @@ def test_adding_a_title_other_documents_name(store: Store, tmp_path: Path) -> No
     """A new document whose title a built document already names (as a candidate or as a bare
     surname) turns those mentions into links to the new page."""
     docs = [
-        {"id": "a", "title": "Lake Orta", "text": "Lake Orta lies near Omegna. John Keller "
-         "painted Lake Orta in 1890. Keller lived in Omegna."},
-        {"id": "b", "title": "Omegna", "text": "Omegna is a town on Lake Orta. The painter "
-         "John Keller visited Omegna twice."},
-        {"id": "c", "title": "Villa Rossi", "text": "Villa Rossi stands in Omegna. Keller "
-         "stayed at Villa Rossi."},
+        {
+            "id": "a",
+            "title": "Lake Orta",
+            "text": "Lake Orta lies near Omegna. John Keller "
+            "painted Lake Orta in 1890. Keller lived in Omegna.",
+        },
+        {
+            "id": "b",
+            "title": "Omegna",
+            "text": "Omegna is a town on Lake Orta. The painter John Keller visited Omegna twice.",
+        },
+        {
+            "id": "c",
+            "title": "Villa Rossi",
+            "text": "Villa Rossi stands in Omegna. Keller stayed at Villa Rossi.",
+        },
     ]
-    extra = {"id": "d", "title": "John Keller", "text": "John Keller was a Swiss painter. "
-             "Keller painted lakes and towns such as Omegna."}
+    extra = {
+        "id": "d",
+        "title": "John Keller",
+        "text": "John Keller was a Swiss painter. Keller painted lakes and towns such as Omegna.",
+    }
     kb = store.create_kb("kb")
     Compiler(kb).build(_write(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
     report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
@@ -152,9 +166,7 @@ def test_a_stale_or_missing_model_falls_back_to_a_full_derive(
     whole = store.create_kb("whole")
     Compiler(whole).build(small_en)
     assert _pages(kb) == _pages(whole)
-    assert _model_records(kb).keys() == {
-        k.replace(b"whole", b"kb", 1) for k in _model_records(whole)
-    } or len(_model_records(kb)) == len(_model_records(whole))
+    _stored_model_equals_a_full_derive(kb)
 
 
 def test_an_add_killed_after_the_model_update_resumes_to_a_full_build(
@@ -173,3 +185,51 @@ def test_an_add_killed_after_the_model_update_resumes_to_a_full_build(
     assert report.resumed
     assert _pages(kb) == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
+
+
+def test_an_analysis_written_by_other_detector_code_is_redone(store: Store, small_en: Path) -> None:
+    kb = store.create_kb("kb")
+    Compiler(kb).build(small_en)
+    before = _pages(kb)
+    stale = state.load_docs(kb)["d3"]
+    assert stale.version == ANALYSIS_VERSION
+    stale.version = "an older detector"
+    stale.mentions = []  # what that detector found (nothing): the pages must not keep it
+    state.write(kb, state.doc_ops(kb, [stale]))
+    report = Compiler(kb).build(small_en)
+    assert report.analyzed == 1
+    assert state.load_docs(kb)["d3"].version == ANALYSIS_VERSION
+    assert _pages(kb) == before
+    assert Compiler(kb).build(small_en).analyzed == 0
+
+
+def test_pages_linking_an_entity_the_add_renames_follow_it(store: Store, tmp_path: Path) -> None:
+    """The new document spells a name most often otherwise: the name's page moves, and a page
+    the new document does not touch (Lake Orta) must link the new path."""
+    docs = [
+        {
+            "id": "a",
+            "title": "Lake Orta",
+            "text": "Lake Orta lies near Omegna. The Bellini Trust owns the island. The "
+            "Bellini Trust was founded in 1900.",
+        },
+        {
+            "id": "b",
+            "title": "Omegna",
+            "text": "Omegna is a town on Lake Orta. The Bellini Trust runs a museum in Omegna.",
+        },
+    ]
+    extra = {
+        "id": "c",
+        "title": "Villa Rossi",
+        "text": "Villa Rossi stands in Omegna. The BELLINI TRUST bought Villa Rossi. The "
+        "BELLINI TRUST sold it. The BELLINI TRUST closed.",
+    }
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    assert kb.exists("/topics/The Bellini Trust")
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads
+    assert kb.exists("/topics/The BELLINI TRUST")
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0

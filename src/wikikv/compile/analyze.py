@@ -9,9 +9,11 @@ of the analysis stays in the parent. Where ``fork`` is unavailable it runs seria
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing as mp
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
@@ -28,6 +30,35 @@ from wikikv.text.digest import (
 )
 from wikikv.text.entities import declared_aliases
 from wikikv.text.jieba_tags import jieba_pos, jieba_pos_fast
+
+
+def source_hash(files: Iterable[Path]) -> str:
+    """A hash of source files: stored with what they computed, it tells a stale result."""
+    h = hashlib.blake2b(digest_size=12)
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def analysis_sources() -> list[Path]:
+    import wikikv.llm.extractive as extractive
+    import wikikv.text as text_pkg
+
+    here = Path(__file__).parent
+    return [
+        here / "analyze.py",
+        here / "subjects.py",
+        Path(extractive.__file__),
+        *sorted(Path(text_pkg.__file__).parent.glob("*.py")),
+    ]
+
+
+# The version of the analysis code (entity detection, digests, subjects), stored in every
+# DocAnalysis: a build re-analyses a document whose analysis another version wrote, so a
+# detector change needs no manual step (and the persisted model, which hashes the same
+# sources, is derived again).
+ANALYSIS_VERSION = source_hash(analysis_sources())
 
 DIGEST_K = {"en": 6, "zh": 8}
 DIGEST_MAX = 30
@@ -74,6 +105,7 @@ def analyze(
         summary=summary,
         roles=sentence_roles(doc.text, sents, mentions, doc.lang),
         llm=found.page,
+        version=ANALYSIS_VERSION,
     )
 
 

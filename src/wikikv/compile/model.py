@@ -51,6 +51,8 @@ class DocAnalysis(msgspec.Struct):
     roles: list[int] = msgspec.field(default_factory=list)
     # LLM mode: the grounded page answer (facts, links with reasons, summaries, tags)
     llm: PageNotes | None = None
+    # the analysis code that wrote it (wikikv.compile.analyze.ANALYSIS_VERSION)
+    version: str = ""
 
 
 class Fact(msgspec.Struct, frozen=True, array_like=True):
@@ -165,8 +167,7 @@ def title_row(d: DocAnalysis) -> TitleRow:
     )
 
 
-@dataclass
-class Titles:
+class Titles(msgspec.Struct):
     """The corpus-wide tables derive resolves mentions with — a function of the documents'
     titles and declared names only (:class:`TitleRow`), so an incremental add recomputes them
     from one small record instead of every analysis."""

@@ -33,6 +33,7 @@ from typing import TypeVar
 import msgspec
 
 from wikikv.compile import categories
+from wikikv.compile.analyze import analysis_sources, source_hash
 from wikikv.compile.model import (
     CandidateCounts,
     Derived,
@@ -71,17 +72,9 @@ T = TypeVar("T")
 def _code_version() -> str:
     """A hash of the code the model is a function of: a change to entity detection, analysis
     or derive makes a stored model stale, and the next sync derives everything again."""
-    import wikikv.compile as compile_pkg
-    import wikikv.text as text_pkg
-
-    h = hashlib.blake2b(digest_size=12)
-    here = Path(compile_pkg.__file__).parent
-    files = [here / n for n in ("model.py", "persisted.py", "categories.py", "subjects.py")]
-    files += sorted(Path(text_pkg.__file__).parent.glob("*.py"))
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
+    here = Path(__file__).parent
+    derive_sources = [here / n for n in ("model.py", "persisted.py", "categories.py")]
+    return source_hash([*derive_sources, *analysis_sources()])
 
 
 CODE_VERSION = _code_version()
@@ -142,6 +135,7 @@ def write_full(
     write([Delete(k) for k in old])
     model = derived.model
     write([Put(_single(kb, "titles"), _enc.encode(derived.rows))])
+    write([Put(_single(kb, "tables"), _enc.encode(derived.titles))])
     chosen = sorted(k for k in model.entities if k not in derived.titles.display)
     write([Put(_single(kb, "chosen"), _enc.encode(chosen))])
     write(Put(_key(kb, "e", k), _enc.encode(e)) for k, e in model.entities.items())
@@ -268,6 +262,8 @@ class _Add:
         self.load = _Loader(kb)
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.read: dict[str, int] = {}
+        self.t_new: Titles | None = None
+        self._members: dict[str, dict[str, str]] = {}
 
     def _count(self, what: str, n: int) -> None:
         self.read[what] = self.read.get(what, 0) + n
@@ -306,13 +302,17 @@ class _Add:
         chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
         rows_new = dict(rows_old)
         rows_new.update((i, title_row(d)) for i, d in self.new.items())
-        t_old = title_tables(rows_old, self.meta.folder)
+        raw_tables = self.load.one(_single(kb, "tables"))
+        if raw_tables is None:
+            raise _Fallback
+        t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
         t_new = title_tables(rows_new, self.meta.folder)
         if any(t_new.about[i] != k for i, k in t_old.about.items()):
             raise _Fallback  # a title that changes another document's subject (folder corpus)
         if set(t_old.display) - set(t_new.display):
             raise _Fallback
         delta = _table_delta(t_old, t_new)
+        self.t_new = t_new
 
         # 1. documents whose resolution may change
         terms = self._records("k", delta, list[str])
@@ -454,8 +454,19 @@ class _Add:
         moved = self._place(ents_new, old_recs)
         self._write(rows_new, chosen_new, ents_new, extra_recs, moved, gone, cands, parts, resolved)
         updated = {**extra_recs, **moved, **ents_new}
+        # pages linking to an entity that appeared, went, moved or was renamed name its path
+        relinked: set[str] = set()
+        for k, e in ents_new.items():
+            was = old_recs.get(k)
+            if was is None or (was.path, was.name) != (e.path, e.name):
+                relinked |= set(e.links) | (set(was.links) if was is not None else set())
+        for e in moved.values():
+            relinked |= set(e.links)
+        for k in gone:
+            relinked |= set(old_recs[k].links)
         model = self._full_model(updated, gone, t_new)
-        return LocalUpdate(model, set(updated) | gone, self.read)
+        changed = (set(updated) | relinked) & set(model.entities)
+        return LocalUpdate(model, changed, self.read)
 
     def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
         """Dimensions and paths of the recomputed entities; returns other members that moved."""
@@ -520,6 +531,7 @@ class _Add:
         kb = self.kb
         ops: list[Op] = [
             Put(_single(kb, "titles"), _enc.encode(rows)),
+            Put(_single(kb, "tables"), _enc.encode(self.t_new)),
             Put(_single(kb, "chosen"), _enc.encode(sorted(chosen))),
         ]
         for e in [*extra.values(), *moved.values(), *ents_new.values()]:

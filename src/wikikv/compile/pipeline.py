@@ -29,7 +29,7 @@ from types import TracebackType
 from typing import Any
 
 from wikikv.compile import handedits, persisted, state
-from wikikv.compile.analyze import analyze_documents
+from wikikv.compile.analyze import ANALYSIS_VERSION, analyze_documents
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
 from wikikv.compile.incremental import affected_keys
@@ -409,6 +409,7 @@ class Compiler:
                 for d in docs
                 if d.id not in stored
                 or stored[d.id].fingerprint != d.fingerprint
+                or stored[d.id].version != ANALYSIS_VERSION  # analysed by other detector code
                 or article_path(d.id) in restore
             ]
             report.skipped = len(docs) - len(todo)
@@ -461,12 +462,12 @@ class Compiler:
                 incremental = not (
                     self.options.full_render or report.resumed or model.routing_changed or restore
                 )
-                if incremental and pages.sigs:
+                if incremental and local is not None:
+                    only = local.changed  # what the model update changed, and its neighbours
+                elif incremental and pages.sigs:
                     touched = [stored[i] for i in remove | set(analysed) if i in stored]
                     touched += list(analysed.values())
                     only = affected_keys(self.kb, model, touched, pages.sigs)
-                    if local is not None:
-                        only |= local.changed
                 t = time.perf_counter()
                 self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
                 report.timings["render"] = time.perf_counter() - t
