@@ -421,7 +421,7 @@ class Compiler:
             folder = schema.folder_corpus if schema else any(d.group for d in docs)
             if todo and isinstance(self.provider, ExtractiveProvider):
                 self.provider.use_titles(*gazetteer_for(titles, folder))
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             texts = {d.id: d.text for d in docs}
             if self.options.quality:
                 quality.inject(self.kb, self.provider)
@@ -429,10 +429,11 @@ class Compiler:
             current.update(analysed)
             report.analyzed = len(analysed)
             report.timings["analyse"] = time.perf_counter() - t
+            report.timings["analyse_cpu"] = time.process_time() - cpu
             if schema is None:
                 schema = self._cold_start(current, folder)
             with _gc_paused():  # phase B
-                t = time.perf_counter()
+                t, cpu = time.perf_counter(), time.process_time()
                 if remove:
                     state.write(self.kb, state.drop_doc_ops(self.kb, remove & set(stored)))
                     report.removed = len(remove & set(stored))
@@ -456,6 +457,7 @@ class Compiler:
                     persisted.write_full(self.kb, derived, current, folder)
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
                 report.timings["derive"] = time.perf_counter() - t
+                report.timings["derive_cpu"] = time.process_time() - cpu
                 only = None
                 # A resumed job recomputes every signature: the killed one may have left directory
                 # signatures older than the pages under them.
@@ -468,9 +470,10 @@ class Compiler:
                     touched = [stored[i] for i in remove | set(analysed) if i in stored]
                     touched += list(analysed.values())
                     only = affected_keys(self.kb, model, touched, pages.sigs)
-                t = time.perf_counter()
+                t, cpu = time.perf_counter(), time.process_time()
                 self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
                 report.timings["render"] = time.perf_counter() - t
+                report.timings["render_cpu"] = time.process_time() - cpu
                 if self._gate is not None:
                     quality.after_batch(self.kb, writer.put, self._gate.failed, len(analysed))
                 progress.state = "done"
