@@ -54,3 +54,11 @@ def test_one_passage_is_quoted_once() -> None:
     best = best_sentences("祥林嫂的阿毛如果还在会怎样？", [a, b, c])
     assert best
     assert len([s for s in best if s.chars and s.chars[0] == 100]) == 1
+
+
+def test_a_sentence_that_asks_does_not_answer() -> None:
+    asking = Sentence("那边的村子叫什么名字？", "/sources/articles/y", (10, 21), "/p", 0)
+    asked_in_speech = Sentence("“她叫什么名字？”", "/sources/articles/y", (30, 39), "/p", 1)
+    telling = Sentence("那边的村子名字叫平桥村。", "/sources/articles/z", (5, 17), "/p", 2)
+    best = best_sentences("那边的村子叫什么名字？", [asking, asked_in_speech, telling])
+    assert best[0] is telling

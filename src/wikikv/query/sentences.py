@@ -54,6 +54,10 @@ _CUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     ),
 )
 CUE_BONUS = 0.6  # of the heaviest question term's weight
+# A sentence that itself asks ("那边的村子叫什么名字？") shares the question's words but
+# answers nothing: it keeps this share of its score.
+ASKING_PENALTY = 0.25
+_ASKS = re.compile(r"[？?][”’」』\"')）)…\s]*$")
 
 _FRONT_MATTER = re.compile(r"\A(?:\s*---\n.*?\n---[ \t]*(?:\n|\Z))+", re.S)
 _FOOTNOTE_DEF = re.compile(
@@ -230,8 +234,17 @@ def page_sentences(path: str, text: str, level: str, rank: int) -> list[Sentence
     return out
 
 
+_QUESTION_WORD_RUN = re.compile(
+    "|".join(sorted((re.escape(w) for w in QUESTION_WORDS if has_cjk(w)), key=len, reverse=True))
+)
+
+
 def question_terms(question: str) -> set[str]:
-    return {t for t in tokenize(question) if t not in QUESTION_WORDS}
+    """The question's search terms without its question words. Chinese question words are cut
+    out before tokenizing, so no character pair that straddles one ("叫什" of "叫什么") is
+    left to match every sentence that asks something."""
+    cut = _QUESTION_WORD_RUN.sub(" ", question)
+    return {t for t in tokenize(cut) if t not in QUESTION_WORDS}
 
 
 def best_sentences(
@@ -264,6 +277,8 @@ def best_sentences(
         score = sum(weight[t] for t in terms) / (1.0 + len(s.text) / 1000.0)
         if any(c.search(s.text) for c in cues):
             score += bonus
+        if _ASKS.search(s.text):
+            score *= ASKING_PENALTY
         scored.append((score, -s.rank, s))
     if not scored:
         return []
