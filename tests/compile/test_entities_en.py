@@ -98,6 +98,8 @@ def test_a_sentence_about_a_name_without_article_is_its_key_fact(
     # the subject after an opening clause ("During the floods of 1952–1953, London lost ...")
     assert any("London lost hundreds of homes" in f for f in facts), london[1].text
     assert any("London rebuilt the docks" in f for f in facts)
+    # the page has no article of its own: its summary is a sentence about it, not a count
+    assert london[1].meta.summary.startswith("During the floods of 1952–1953, London lost")
     # a sentence whose subject is a neighbour only mentions London
     assert not any("Greenwich, a borough of London" in f for f in facts)
     assert any("Greenwich, a borough of London" in m for m in _mentions(london))
@@ -105,6 +107,7 @@ def test_a_sentence_about_a_name_without_article_is_its_key_fact(
     kent = pages["Kent"][1].text
     assert _facts(pages["Kent"]) == []
     assert "_No sentence of the sources has Kent as its subject" in kent, kent
+    assert pages["Kent"][1].meta.summary.startswith("Mentioned in 2 documents")
     assert len(_mentions(pages["Kent"])) == 2
 
 
@@ -219,6 +222,33 @@ CLUB = [
         "played there until 2006.",
     },
 ]
+
+
+def test_a_sentence_several_sources_repeat_with_other_punctuation_is_quoted_once(
+    store: Store, tmp_path: Path
+) -> None:
+    docs = [
+        {
+            "id": "r1",
+            "title": "Grey Harbour",
+            "text": "Grey Harbour is a band from Leeds. The band toured with Pale Lanterns.",
+        },
+        {
+            "id": "r2",
+            "title": "Pale Lanterns",
+            "text": 'Pale Lanterns is an English rock band formed in Leeds in 1998 - "the '
+            'loudest band in Yorkshire". The band toured with Grey Harbour.',
+        },
+        {
+            "id": "r3",
+            "title": "Leeds Sound",
+            "text": "Leeds Sound is a scene. Pale Lanterns is an English rock band formed in "
+            "Leeds in 1998 – “the loudest band in Yorkshire”.",
+        },
+    ]
+    page = _pages(_build(store, tmp_path, docs))["Pale Lanterns"][1].text
+    quoted = [ln for ln in page.split("\n") if ln.startswith("- ")]
+    assert sum("loudest band in Yorkshire" in ln for ln in quoted) == 1, page
 
 
 def test_a_declared_full_name_is_an_alias_not_a_second_page(store: Store, tmp_path: Path) -> None:

@@ -242,11 +242,13 @@ def render_entity(
 def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact | None:
     """The sentence among the entity's key facts and mentions that best says who or what it
     is (:func:`wikikv.text.definitions.defining_score`: "那地方叫平桥村，是一个…小村庄",
-    "这少年便是闰土。", a note's "孙伏园（1894—1966），浙江绍兴人"), or None. Chinese only
-    for now; the first such sentence in document order wins a tie."""
-    if lang != "zh" or texts is None:
+    "这少年便是闰土。", a note's "孙伏园（1894—1966），浙江绍兴人"), or None; the first such
+    sentence in document order wins a tie. English: :func:`_en_definition`."""
+    if texts is None:
         return None
     names = [ent.name, *ent.aliases]
+    if lang != "zh":
+        return _en_definition(ent, texts, names)
     best: tuple[int, int] | None = None
     found = None
     for n, fact in enumerate([*ent.facts, *ent.mentions]):
@@ -259,12 +261,38 @@ def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact 
     return found
 
 
+_EN_COPULA = re.compile(r"^(?:\s*\([^)]*\))?,? (?:is|was|are|were) (?:an?|the|one)\b")
+
+
+def _en_definition(ent: Entity, texts: Mapping[str, str], names: list[str]) -> Fact | None:
+    """English: among the sentences whose subject the entity is (its key facts), the first that
+    defines it ("Waterford is a town in Saratoga County"), else the first that says something
+    of it — never a sentence that only mentions it."""
+    first = None
+    for fact in ent.facts:
+        text = texts.get(fact.doc)
+        if text is None:
+            continue
+        quote = text[fact.start : fact.end]
+        if not says_something(quote, names):
+            continue
+        body = quote.lstrip()
+        body = body[4:] if body.startswith("The ") else body
+        for name in sorted((n for n in names if n), key=len, reverse=True):
+            if body.startswith(name) and _EN_COPULA.match(body, len(name)):
+                return fact
+        first = first or fact
+    return first
+
+
 def _quote(fact: Fact, texts: Mapping[str, str]) -> str:
     return texts[fact.doc][fact.start : fact.end]
 
 
 def _quote_key(fact: Fact, texts: dict[str, str]) -> str:
-    return " ".join(_quote(fact, texts).casefold().split())
+    """A quote's words, case-folded: one sentence several sources repeat with other quotes,
+    dashes or spacing ("“Grey Harbour” is …" / "\"Grey Harbour\" is …") is quoted once."""
+    return " ".join(_WORD.findall(_quote(fact, texts).casefold()))
 
 
 # Punctuation, quotes and the words of a speech tag: what is left of "闰土又对我说：" without them
