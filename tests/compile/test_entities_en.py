@@ -16,7 +16,11 @@ from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
+from wikikv.text.digest import split_sentences
+from wikikv.text.entities import Gazetteer, english_mentions
 from wikikv.text.kinds import classify_title
+
+_NO_TITLES = Gazetteer().finish()
 
 
 @pytest.fixture
@@ -140,6 +144,20 @@ def test_a_person_without_article_is_typed_from_context_and_keeps_his_sentences(
     assert any("O'Hara resigned as head coach" in f for f in facts), coach[1].text
     # his brother's sentence is not a fact of his page
     assert not any("His brother, Ned O'Hara" in f for f in facts)
+
+
+def test_people_are_typed_from_the_words_around_their_names() -> None:
+    text = (
+        "The college is named after Thurgood Marshall, the first Supreme Court Justice. "
+        "It was directed by Ann Vale and starred Tom Reed. Archduke Charles led the army. "
+        "The ferry sails to Rome, the capital of Italy."
+    )
+    found = {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+    for person in ("Thurgood Marshall", "Ann Vale", "Tom Reed", "Archduke Charles"):
+        assert found[person] == "person", (person, found)
+    assert found["Rome"] != "person"  # "the capital of Italy" is no role of a person
 
 
 def test_the_head_noun_of_a_definition_sets_the_kind() -> None:

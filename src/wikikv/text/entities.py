@@ -22,7 +22,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from wikikv.text.digest import Sentence
-from wikikv.text.kinds import classify_title, kind_by_name, kind_of_qualifier, split_qualifier
+from wikikv.text.kinds import (
+    classify_title,
+    kind_by_name,
+    kind_of_noun,
+    kind_of_qualifier,
+    split_qualifier,
+)
 
 # The kind rules live in :mod:`wikikv.text.kinds`; re-exported for callers of this module.
 __all__ = [
@@ -146,12 +152,18 @@ _ROLES = frozenset(
     brother sister father mother uncle aunt nephew niece cousin widow widower grandson
     granddaughter grandfather grandmother stepson stepdaughter fiancé fiancée""".split()
 )
+# ", the first African-American Supreme Court Justice," / ", an English painter": the head noun
+# of an appositive right after a name (up to the next comma or the end of the sentence).
+_APPOSITIVE = re.compile(
+    r", (?:the|an?) (?:[\w'’-]+ ){0,6}?([A-Za-z-]+)(?=[,.;]| (?:of|from|in|at|for|who|and)\b)"
+)
 _BY_PERSON = frozenset(
     "directed written composed illustrated painted sculpted choreographed coached".split()
 )
 _STARRING = frozenset({"starring", "co-starring", "stars", "starred"})
 _PERSONAL_HONORIFICS = frozenset(
-    {"mr", "mrs", "ms", "miss", "dr", "sir", "dame", "lady", "lord", "prof", "professor", "rev"}
+    """mr mrs ms miss dr sir dame lady lord prof professor rev king queen prince princess
+    archduke archduchess duke duchess emperor empress tsar czar sultan pharaoh""".split()
 )
 _PERSON_AFTER = re.compile(
     r"\s?\((?:born|b\.|died|d\.|c\.|née|nee)\b|\s?\(\d{3,4}\s*[–-]\s*\d{3,4}\)"
@@ -470,6 +482,9 @@ def _person_context(
         return True
     if _PERSON_AFTER.match(text, toks[j - 1][2]):
         return True
+    appos = _APPOSITIVE.match(text, toks[j - 1][2])
+    if appos is not None and kind_of_noun(appos.group(1)) == "person":
+        return True  # "Thurgood Marshall, the first African-American Supreme Court Justice"
     if k < 1 or text[toks[k - 1][2] : toks[k][1]] not in (" ", ", "):
         return False
     prev = toks[k - 1][0]

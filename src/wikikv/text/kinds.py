@@ -186,7 +186,8 @@ for _kind, _words in (
         astronomer sculptor illustrator cartoonist animator editor publisher critic
         columnist commentator host personality entertainer magician astronaut pilot
         explorer navigator admiral commander colonel captain lieutenant sergeant spy
-        criminal murderer terrorist gangster outlaw woman man girl boy""",
+        criminal murderer terrorist gangster outlaw justice senator governor mayor
+        woman man girl boy""",
     ),
     (
         "work",
@@ -221,6 +222,12 @@ for _kind, _words in (
 ):
     for _w in _words.split():
         _HEAD_WORDS.setdefault(_w, _kind)
+
+
+def kind_of_noun(word: str) -> str | None:
+    """The kind a common noun names ("composer" → person, "band" → org), if it is one."""
+    w = word.casefold()
+    return _HEAD_WORDS.get(w) or _HEAD_WORDS.get(w.rsplit("-", 1)[-1])
 
 
 def _kind_of_head(head: str) -> str | None:
