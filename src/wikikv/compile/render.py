@@ -138,7 +138,10 @@ def desired_nodes(
     entity whose path is already known is taken as unchanged instead of recomputed — the
     incremental path; see :func:`wikikv.compile.pipeline.affected_keys` for why that is exact."""
     lang = schema.language
-    want = Desired(docs, model, lang, compiled_by, prompt_version, texts=texts or {})
+    # "is None", not "or": a LazyTexts holding no text yet is empty, hence falsy, yet loads
+    want = Desired(
+        docs, model, lang, compiled_by, prompt_version, texts={} if texts is None else texts
+    )
     extra = f"{lang}|{compiled_by}|{prompt_version}"
     for doc_id, d in docs.items():
         a, g = article_path(doc_id), digest_path(doc_id)
