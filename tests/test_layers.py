@@ -30,7 +30,7 @@ LAYERS: list[set[str]] = [
     {"llm"},  # providers, prompts, call cache (behind a storage protocol), accounting
     {"store"},  # paths, records, keys, backends, the kb tree protocol
     {"cache"},  # wraps a backend; the store does not know it
-    {"search", "review", "pages_md"},
+    {"search", "review", "pages_md", "dirindex"},
     {"library"},  # the composition root: a store opened with its cache and search wiring
     {"wikikv"},  # the package's public API (``wikikv/__init__.py``)
     {"compile", "query", "vault"},

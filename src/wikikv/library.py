@@ -1,6 +1,7 @@
 """The library's composition root: a store opened with the layers above the storage core wired
 in. The store itself knows neither the cache nor the search index; this module hands it a backend
-wrapped in the cache tiers and the hooks through which kb writes keep the search index current.
+wrapped in the cache tiers and the hooks through which kb writes keep the search index and the
+directories' index texts current.
 
 :func:`open_store` is ``wikikv.open_store``: what a program using WikiKV, the CLI and the HTTP
 API open. ``wikikv.store.store.open_store`` is the storage layer alone (the build's workers,
@@ -27,6 +28,12 @@ def _keep_search_current(kb: KnowledgeBase) -> None:
     keep_current(kb)
 
 
+def _keep_dir_index_current(kb: KnowledgeBase) -> None:
+    from wikikv.dirindex import keep_dir_index_current
+
+    keep_dir_index_current(kb)
+
+
 def wire(
     backend: Backend,
     settings: StoreSettings | None = None,
@@ -35,8 +42,11 @@ def wire(
     search: bool = True,
 ) -> Store:
     """A :class:`Store` on ``backend``: behind the cache tiers when ``cache`` is given, and with
-    ``search`` its kbs' page writes keep the search index current."""
-    on_kb: list[Callable[[KnowledgeBase], None]] = [_keep_search_current] if search else []
+    ``search`` its kbs' page writes keep the search index current. Page writes always keep
+    the parent directory's index text current (:mod:`wikikv.dirindex`)."""
+    on_kb: list[Callable[[KnowledgeBase], None]] = [_keep_dir_index_current]
+    if search:
+        on_kb.append(_keep_search_current)
     if cache is None:
         return Store(backend, settings, on_kb=on_kb)
     from wikikv.cache.wiring import cache_tiers

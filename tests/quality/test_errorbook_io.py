@@ -153,3 +153,36 @@ def test_cli_lint_review_errorbook(tmp_path: Path) -> None:
     assert "error_book" in out
     code, out = _cli(store_dir, "review", "accept", "--kb", "w", "nope")
     assert code != 0
+
+
+def test_yaml_times_are_iso_utc_and_old_epoch_books_still_import(store: Store) -> None:
+    kb = store.create_kb("times")
+    book = eb.Book()
+    entry = eb.Entry(
+        id="dangling_link",
+        type=v.DANGLING,
+        phenomenon="p",
+        root_cause="r",
+        constraint="c",
+        verification="m",
+        first_seen=1_763_900_000.0,  # 2025-11-23T12:13:20Z
+        last_seen=1_763_900_060.0,
+        last_verified=1_763_900_120.0,
+    )
+    book.entries[entry.id] = entry
+    eb.save(kb, book)
+    text = eb.to_yaml(eb.load(kb))
+    assert "first_seen: '2025-11-23T12:13:20Z'" in text
+    assert "last_seen: '2025-11-23T12:14:20Z'" in text
+    assert "last_verified: '2025-11-23T12:15:20Z'" in text
+    assert "1763900" not in text
+    # A book written before the times were ISO: epoch numbers, read as they were meant.
+    old = (
+        "error_book:\n- {id: a, type: t, phenomenon: p, root_cause: r, constraint_rule: c, "
+        "verification_method: m, first_seen: 1763900000.0, last_verified: 1763900120}\n"
+    )
+    (read,) = eb.from_yaml(old)
+    assert (read.first_seen, read.last_verified) == (1_763_900_000.0, 1_763_900_120.0)
+    # An ISO time without an offset is UTC, not the machine's local time.
+    naive = old.replace("1763900000.0", "'2025-11-23T12:13:20'")
+    assert eb.from_yaml(naive)[0].first_seen == 1_763_900_000.0

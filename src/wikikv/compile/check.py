@@ -19,6 +19,7 @@ from typing import Any
 
 from wikikv.compile import state
 from wikikv.compile.pages import FACT_LINE, NOTE_LINE, WIKILINK
+from wikikv.errors import InvalidPath
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, depth, is_under
 from wikikv.store.records import DirRecord, FileRecord
@@ -129,15 +130,19 @@ def check(kb: KnowledgeBase, fanout: int | None = None, run_fsck: bool = True) -
         if path not in reachable:
             report.unreachable += 1
             report.note("unreachable", path)
+    hand: dict[str, FileRecord] = {}
     for path, rec in reachable.items():
         if isinstance(rec, FileRecord):
             if rec.meta.kind == "entity":
                 pages[path] = rec
             elif rec.meta.kind == "article":
                 articles[path] = rec.text
+            elif rec.meta.kind == "page" and not is_under(path, "/sources"):
+                hand[path] = rec
     report.entity_pages = len(pages)
     report.nodes = len(reachable)
     cited = _links_and_facts(kb, report, pages, articles, reachable)
+    _hand_links(kb, report, hand, reachable)
     _coverage(kb, report, cited)
     _dups(report, pages, kb, schema.folder_corpus if schema else False)
     _index(kb, report, pages)
@@ -173,6 +178,30 @@ def _walk(kb: KnowledgeBase, report: CheckReport, bound: int) -> dict[str, Any]:
                     if depth(c) > kb.settings.max_depth:
                         report.depth_violations += 1
     return out
+
+
+def _hand_links(
+    kb: KnowledgeBase, report: CheckReport, pages: dict[str, FileRecord], reachable: dict[str, Any]
+) -> None:
+    """Body wikilinks of pages put by hand (kind ``page``): counted and checked as lint checks
+    them (absolute targets; a redirect left by a move still resolves). They take no part in the
+    compiled wiki's facts, reverse links and orphans."""
+    for path, rec in pages.items():
+        prose = "\n".join(ln for ln in rec.text.split("\n") if not FACT_LINE.match(ln))
+        for target in dict.fromkeys(m.group(1).strip() for m in WIKILINK.finditer(prose)):
+            if not target.startswith("/"):
+                continue
+            report.links += 1
+            if target not in reachable and not _resolves(kb, target):
+                report.broken_links += 1
+                report.note("broken", f"{path} -> {target}")
+
+
+def _resolves(kb: KnowledgeBase, target: str) -> bool:
+    try:
+        return kb.get(target) is not None
+    except InvalidPath:  # a target no page can have
+        return False
 
 
 def _links_and_facts(

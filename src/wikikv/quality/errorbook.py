@@ -8,7 +8,9 @@ An entry reopens when its error comes back.
 
 Stored per kb as one system record (``quality/errorbook``, outside the tree), with the repair
 counters and the verdicts that waive a finding (an LLM verified the fact; a person decided);
-exported and imported as ``error_book.yaml``.
+exported and imported as ``error_book.yaml``. Its times (``first_seen``, ``last_seen``,
+``last_verified``, ``closed_at``) are ISO 8601 date-times in UTC; a book exported before that,
+with epoch seconds, is still read.
 """
 
 from __future__ import annotations
@@ -218,18 +220,33 @@ def constraints_version(rules: list[str]) -> str:
 
 # ------------------------------------------------------------------------ YAML
 def _iso(ts: float) -> str | None:
-    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds") if ts else None
+    """An ISO 8601 date-time in UTC (``2026-11-23T15:50:00Z``), or None for "never"."""
+    if not ts:
+        return None
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds").replace(
+        "+00:00", "Z"
+    )
 
 
 def _ts(value: Any, field: str) -> float:
+    """Seconds since the epoch from an ISO 8601 date-time (a value without an offset is UTC),
+    or from a number: the books exported before timestamps were ISO held epoch floats."""
     if value in (None, ""):
         return 0.0
+    if isinstance(value, bool):
+        raise InvalidErrorBook(f"{field}: {value!r} is not an ISO date-time")
+    if isinstance(value, (int, float)):
+        return float(value)
     if isinstance(value, dt.datetime):
-        return value.timestamp()
-    try:
-        return dt.datetime.fromisoformat(str(value)).timestamp()
-    except ValueError:
-        raise InvalidErrorBook(f"{field}: {value!r} is not an ISO date-time") from None
+        when = value
+    else:
+        try:
+            when = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidErrorBook(f"{field}: {value!r} is not an ISO date-time") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.timestamp()
 
 
 def to_yaml(book: Book) -> str:
@@ -248,6 +265,7 @@ def to_yaml(book: Book) -> str:
                 "verification_method": e.verification,
                 "status": e.status,
                 "first_seen": _iso(e.first_seen),
+                "last_seen": _iso(e.last_seen),
                 "last_verified": _iso(e.last_verified),
                 "closed_at": _iso(e.closed_at),
             }
@@ -299,6 +317,7 @@ def from_yaml(text: str) -> list[Entry]:
                 affected_count=int(row.get("affected_count") or len(paths)),
                 occurrences=int(row.get("occurrences") or 0),
                 first_seen=_ts(row.get("first_seen"), f"{where}.first_seen"),
+                last_seen=_ts(row.get("last_seen"), f"{where}.last_seen"),
                 last_verified=_ts(row.get("last_verified"), f"{where}.last_verified"),
                 closed_at=_ts(row.get("closed_at"), f"{where}.closed_at"),
             )

@@ -30,6 +30,7 @@ import msgspec
 
 from wikikv.compile import state
 from wikikv.compile.pages import WIKILINK
+from wikikv.dirindex import index_row, with_row
 from wikikv.quality import validators as v
 from wikikv.quality.page import article_of, parse
 from wikikv.quality.queue import enqueue
@@ -226,24 +227,14 @@ class Repairer:
         rec = self.view.dirs.get(f.path)
         if rec is None or f.detail == "listed child has no record":
             return False
-        lines = rec.text.split("\n")
         if f.detail == "index row for a page not in the listing":
-            keep = [ln for ln in lines if not _row_targets(ln, f.target)]
+            lines = rec.text.split("\n")
+            rec.text = "\n".join(ln for ln in lines if not _row_targets(ln, f.target))
         else:
             child = self.kb.get(f.target)
             if child is None:
                 return False
-            name = unescape_segment(basename(f.target))
-            summary = ""
-            if isinstance(child, FileRecord):
-                name = child.meta.title or name
-                summary = f" — {child.meta.summary}" if child.meta.summary else ""
-            keep = lines[:]
-            row = f"- [[{f.target}|{name}]]{summary}"
-            while keep and keep[-1] == "":
-                keep.pop()
-            keep += [row, ""]
-        rec.text = "\n".join(keep)
+            rec.text = with_row(rec.text, index_row(f.target, child))
         self.kb.set_dir_text(f.path, rec.text)
         self._audit(f.path, f"{f.type}: {f.detail} {f.target}")
         return True
