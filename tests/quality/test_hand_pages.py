@@ -71,11 +71,13 @@ def test_put_rm_mv_keep_the_parent_index_text_current(kb: KnowledgeBase) -> None
     moved = f"{d}/Moved Here"
     kb.move(page, moved)
     assert _index_findings(kb) == []
-    assert moved in _rows(kb, d) and page not in _rows(kb, d)
+    assert moved in _rows(kb, d)
+    assert page not in _rows(kb, d)
     kb.delete(moved)
     kb.delete(other)
     assert _index_findings(kb) == []
-    assert moved not in _rows(kb, d) and other not in _rows(kb, d)
+    assert moved not in _rows(kb, d)
+    assert other not in _rows(kb, d)
 
 
 def test_a_directory_without_an_index_text_is_left_alone(kb: KnowledgeBase) -> None:
@@ -100,4 +102,5 @@ def test_check_counts_broken_body_links_of_hand_pages(kb: KnowledgeBase) -> None
     assert report.broken_links == 1
     assert report.examples["broken"] == ["/notes/mine -> /nowhere/Missing"]
     rec = kb.get("/notes/mine")
-    assert isinstance(rec, FileRecord) and rec.meta.kind == "page"
+    assert isinstance(rec, FileRecord)
+    assert rec.meta.kind == "page"
