@@ -242,3 +242,35 @@ def test_redirect_records_stay_unlisted(store: Store) -> None:
     assert isinstance(kb.get("/a/x", follow_redirects=False), RedirectRecord)
     assert sorted(kb.ls_all("/a").files) == ["y", "z"]
     assert tree_problems(kb) == []
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_flush_leaves_the_collector_as_it_found_it(store: Store, collecting: bool) -> None:
+    """A flush pauses the cyclic garbage collector (see BulkWriter.flush) and must hand it back
+    in the state it found, also when the chunk is refused."""
+    import gc
+
+    kb = store.create_kb("gc")
+    seen: list[bool] = []
+    real = BulkWriter._write_records
+
+    def spy(self: BulkWriter, items: Sequence[tuple[str, object]]) -> object:
+        seen.append(gc.isenabled())
+        return real(self, items)  # type: ignore[arg-type]
+
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(BulkWriter, "_write_records", spy)
+            with BulkWriter(kb, job="gc", chunk=2) as bw:
+                bw.put_file("/a/x", "x")
+                bw.put_file("/a/y", "y")
+            assert gc.isenabled() is collecting
+            with pytest.raises(NotADirectory), BulkWriter(kb, job="gc") as bw:
+                bw.put_file("/a/x/under-a-file", "z")
+            assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen == [False, False]  # paused while the chunks were written
+    assert kb.get("/a/y") is not None

@@ -51,16 +51,29 @@ def _normalize_cached(path: str, max_depth: int) -> str:
         raise InvalidPath(path, "empty", "a path must be '/' or start with '/'")
     if path[0] != "/":
         raise InvalidPath(path, "relative", "a path must start with '/'")
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidPath(path, "surrogate", "the path is not valid Unicode") from exc
-    nfc = unicodedata.normalize("NFC", path)
-    segments = nfc[1:].split("/")
-    if len(segments) > max_depth:
-        raise InvalidPath(path, "too-deep", f"{len(segments)} segments, the bound is {max_depth}")
-    for i, seg in enumerate(segments):
-        _check_segment(path, seg, i)
+    if path.isascii():
+        nfc, size = path, len(path)  # ASCII is already NFC, one byte a character
+    else:
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidPath(path, "surrogate", "the path is not valid Unicode") from exc
+        nfc = unicodedata.normalize("NFC", path)
+        size = len(nfc.encode("utf-8"))  # NFC can lengthen a segment (composition exclusions)
+    count = nfc.count("/")
+    if count > max_depth:
+        raise InvalidPath(path, "too-deep", f"{count} segments, the bound is {max_depth}")
+    # Whole-path tests first (a bulk load normalizes every path once): when none can fail, no
+    # segment can; otherwise the segment loop finds the first broken rule and its position.
+    if (
+        nfc.endswith("/")
+        or "//" in nfc
+        or "/." in nfc
+        or _CONTROL.search(nfc) is not None
+        or size > MAX_SEGMENT_BYTES
+    ):
+        for i, seg in enumerate(nfc[1:].split("/")):
+            _check_segment(path, seg, i)
     return nfc
 
 
