@@ -48,12 +48,7 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 }
 
 # (importer prefix, imported prefix) -> who removes it, and why it is still here.
-ALLOWED_UPWARD: dict[tuple[str, str], str] = {
-    # Not yet inverted: the build calls the quality gate itself (constraints in, pages linted as
-    # rendered, repair after each batch); to become hooks the quality layer hands the build, as
-    # the evolution cadence already is (CompileOptions.after_ingest).
-    ("wikikv.compile.pipeline", "wikikv.quality"): "build -> quality hooks: to invert",
-}
+ALLOWED_UPWARD: dict[tuple[str, str], str] = {}
 
 
 def _layer_of(part: str) -> int:

@@ -10,6 +10,7 @@ import pytest
 
 from tests.compile.conftest import SMALL_EN
 from wikikv.compile.pipeline import Compiler
+from wikikv.quality.hooks import gated
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import Store, open_store
 from wikikv.testing.llm_server import ScriptedLLMServer
@@ -52,14 +53,14 @@ def store() -> Iterator[Store]:
 @pytest.fixture
 def clean_kb(store: Store, tmp_path: Path) -> KnowledgeBase:
     kb = store.create_kb("clean")
-    Compiler(kb).build(write_corpus(tmp_path / "small.jsonl", SMALL_EN))
+    Compiler(kb, options=gated()).build(write_corpus(tmp_path / "small.jsonl", SMALL_EN))
     return kb
 
 
 @pytest.fixture
 def conflict_kb(store: Store, tmp_path: Path) -> KnowledgeBase:
     kb = store.create_kb("conflict")
-    Compiler(kb).build(write_corpus(tmp_path / "conflict.jsonl", CONFLICTING))
+    Compiler(kb, options=gated()).build(write_corpus(tmp_path / "conflict.jsonl", CONFLICTING))
     return kb
 
 

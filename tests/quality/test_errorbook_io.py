@@ -14,6 +14,7 @@ from wikikv.interfaces.cli import main
 from wikikv.quality import errorbook as eb
 from wikikv.quality import hooks, seed
 from wikikv.quality import validators as v
+from wikikv.quality.hooks import gated
 from wikikv.quality.run import lint_kb
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.store import Store, open_store
@@ -86,7 +87,7 @@ def test_periodic_verification_closes_a_fixed_entry(
     book.batches = 0
     eb.save(clean_kb, book)
     monkeypatch.setattr(hooks, "VERIFY_EVERY", 2)
-    compiler = Compiler(clean_kb)
+    compiler = Compiler(clean_kb, options=gated())
     compiler.add([])
     assert eb.load(clean_kb).entries[v.INDEX].status == "open"  # one batch: not yet
     compiler.add([])
@@ -98,7 +99,7 @@ def test_layer_two_runs_every_n_documents(
 ) -> None:
     monkeypatch.setattr(hooks, "LLM_FIX_EVERY", 3)
     kb = store.create_kb("l2")
-    Compiler(kb).build(write_corpus(tmp_path / "c.jsonl", CONFLICTING))
+    Compiler(kb, options=gated()).build(write_corpus(tmp_path / "c.jsonl", CONFLICTING))
     # three documents analysed: layer 2 ran inside the build and queued the conflicts
     from wikikv.review import ReviewQueue
 
@@ -116,7 +117,7 @@ def test_cli_lint_review_errorbook(tmp_path: Path) -> None:
     store_dir = tmp_path / "store"
     s = open_store(f"lmdb://{store_dir}")
     kb = s.create_kb("w")
-    Compiler(kb).build(write_corpus(tmp_path / "c.jsonl", CONFLICTING))
+    Compiler(kb, options=gated()).build(write_corpus(tmp_path / "c.jsonl", CONFLICTING))
     s.close()
     code, out = _cli(store_dir, "lint", "--kb", "w", "--json")
     assert code == 1  # a page failed (E3)

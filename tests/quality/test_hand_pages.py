@@ -14,6 +14,7 @@ from wikikv.compile.check import check
 from wikikv.compile.pipeline import Compiler
 from wikikv.dirindex import row_target
 from wikikv.quality import validators as v
+from wikikv.quality.hooks import gated
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileMeta, FileRecord
 from wikikv.store.store import Store
@@ -31,7 +32,7 @@ def lib_store() -> Iterator[Store]:
 @pytest.fixture
 def kb(lib_store: Store, tmp_path: Path) -> KnowledgeBase:
     kb = lib_store.create_kb("hand")
-    Compiler(kb).build(write_corpus(tmp_path / "small.jsonl", SMALL_EN))
+    Compiler(kb, options=gated()).build(write_corpus(tmp_path / "small.jsonl", SMALL_EN))
     return kb
 
 

@@ -66,14 +66,15 @@ def bench_one(
     name: str, source: Path, store_kind: str, index: bool, workdir: Path
 ) -> dict[str, Any]:
     from wikikv.compile.check import check
-    from wikikv.compile.pipeline import CompileOptions, Compiler
+    from wikikv.compile.pipeline import Compiler
     from wikikv.compile.state import load_docs
+    from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
 
     url = "memory://" if store_kind == "memory" else f"lmdb://{workdir / name}?sync=false"
     store = open_store(url)
     kb = store.create_kb(name.replace("_", "-").lower())
-    options = CompileOptions(index=index)
+    options = gated(index=index)  # as `wikikv build`: the quality gate on
     t = time.perf_counter()
     report = Compiler(kb, options=options).build(source)
     elapsed = time.perf_counter() - t

@@ -67,12 +67,13 @@ def build_one(
     corpus: Path, text_bytes: int, extra: dict[str, str], workdir: Path, index: bool
 ) -> dict[str, Any]:
     """Build ``corpus`` into a fresh LMDB store, then add ``extra``; measured in this process."""
-    from wikikv.compile.pipeline import CompileOptions, Compiler
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
 
     store = open_store(f"lmdb://{workdir}?sync=false")
     kb = store.create_kb("large")
-    options = CompileOptions(index=index)
+    options = gated(index=index)  # as `wikikv build`: the quality gate on
     with _AnonPeak() as anon:
         t = time.perf_counter()
         report = Compiler(kb, options=options).build(corpus)

@@ -29,6 +29,7 @@ from wikikv.bench.report import machine_info
 from wikikv.compile.pipeline import Compiler
 from wikikv.quality import seed
 from wikikv.quality import validators as v
+from wikikv.quality.hooks import gated
 from wikikv.quality.queue import KIND_PREFIX
 from wikikv.quality.run import lint_kb
 from wikikv.review import ReviewQueue
@@ -76,7 +77,7 @@ def run_wiki(
         store = open_store(f"lmdb://{Path(tmp) / 'store'}?sync=false")
         kb = store.create_kb("bench")
         t0 = time.perf_counter()
-        report = Compiler(kb).build(corpus)
+        report = Compiler(kb, options=gated()).build(corpus)
         out["build_s"] = round(time.perf_counter() - t0, 2)
         out["documents"], out["entities"] = report.documents, report.entities
         log(

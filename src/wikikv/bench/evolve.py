@@ -33,6 +33,7 @@ from wikikv.evolve.commit import evolve_pass
 from wikikv.evolve.cost import Weights, schema_terms, total
 from wikikv.evolve.layout import load_view
 from wikikv.evolve.replay import replay
+from wikikv.quality.hooks import gated
 from wikikv.query.budget import Budget
 from wikikv.query.nav import nav
 from wikikv.store.access_stats import load_stats, paused
@@ -203,7 +204,7 @@ def run_set(
     store = open_store(f"lmdb://{workdir / name}?sync=false")
     kb = store.create_kb(name.replace("_", "-"))
     t = time.perf_counter()
-    report = Compiler(kb).build(corpus)
+    report = Compiler(kb, options=gated()).build(corpus)
     built = round(time.perf_counter() - t, 1)
     log(
         f"{name}: {report.entities} entity pages in {built} s; replaying {len(questions)} questions"

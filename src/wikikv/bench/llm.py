@@ -30,10 +30,11 @@ from wikikv.bench.report import machine_info, percentile
 from wikikv.compile.check import check
 from wikikv.compile.dryrun import dry_run
 from wikikv.compile.llm_provider import LLMCompileProvider
-from wikikv.compile.pipeline import CompileOptions, Compiler
+from wikikv.compile.pipeline import Compiler
 from wikikv.llm.estimate import Prices
 from wikikv.llm.openai_compat import OpenAICompatProvider
 from wikikv.llm.types import Usage
+from wikikv.quality.hooks import gated
 from wikikv.store.store import open_store
 from wikikv.testing.llm_model import INVENT_EVERY, model_reply
 from wikikv.testing.llm_server import ScriptedLLMServer
@@ -109,7 +110,7 @@ def run(
             log(f"LLM-mode build of {dry.estimate.documents} documents")
             t0 = time.perf_counter()
             try:
-                report = Compiler(kb, provider, CompileOptions()).build(path)
+                report = Compiler(kb, provider, gated()).build(path)
             finally:
                 http.close()
             elapsed = time.perf_counter() - t0

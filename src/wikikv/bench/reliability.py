@@ -65,12 +65,13 @@ def _timed_fsck(kb: KnowledgeBase, runs: int = 3) -> tuple[FsckReport, float]:
 def fsck_6k(tmp: Path) -> dict[str, Any]:
     """Build the 2Wiki-6k wiki (offline provider, with its search index) and time fsck on it."""
     from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
 
     corpus = shared_data() / "multihop" / "2wiki-corpus-6k" / "corpus.jsonl"
     with open_store(f"lmdb://{tmp / 'wiki6k'}?sync=false") as store:
         kb = store.create_kb("wiki6k")
         t = time.perf_counter()
-        Compiler(kb).build(corpus)
+        Compiler(kb, options=gated()).build(corpus)
         built = time.perf_counter() - t
         report, seconds = _timed_fsck(kb)
     return {
@@ -151,12 +152,13 @@ def salted_build(tmp: Path) -> dict[str, Any]:
     from wikikv.compile.ingest import clean_text
     from wikikv.compile.model import article_path
     from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
 
     expect = _salted_corpus(tmp / "salted")
     with open_store(f"lmdb://{tmp / 'salted-store'}?sync=false") as store:
         kb = store.create_kb("salted")
         t = time.perf_counter()
-        report = Compiler(kb).build(tmp / "salted")
+        report = Compiler(kb, options=gated()).build(tmp / "salted")
         seconds = time.perf_counter() - t
         reported = {Path(i.source).name: i.reason for i in report.issues}
         guessed = {Path(e.source).name: e.reason for e in report.encodings}

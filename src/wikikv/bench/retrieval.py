@@ -36,6 +36,7 @@ from wikikv.bench.compile import shared_data
 from wikikv.bench.report import machine_info, summarize
 from wikikv.compile.pipeline import Compiler
 from wikikv.errors import NotFound
+from wikikv.quality.hooks import gated
 from wikikv.query.budget import Budget
 from wikikv.query.nav import ARTICLES, DIGESTS, NavResult, nav
 from wikikv.query.ops import wiki_search
@@ -190,7 +191,7 @@ def build_wiki(corpus: Path, workdir: Path, log: Log) -> tuple[KnowledgeBase, di
     store = open_store(f"lmdb://{workdir}?sync=false")
     kb = store.create_kb(KB_NAME, exist_ok=True)
     t0 = time.perf_counter()
-    report = Compiler(kb).build(corpus)
+    report = Compiler(kb, options=gated()).build(corpus)
     info = {
         "seconds": round(time.perf_counter() - t0, 2),
         "documents": report.documents,

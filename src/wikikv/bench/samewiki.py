@@ -59,13 +59,14 @@ def digest(kb: Any) -> dict[str, Any]:
 
 def dump(corpus: str, store_dir: str, out: str) -> dict[str, Any]:
     from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
 
     store = open_store(f"lmdb://{store_dir}?sync=false")
     try:
         kb = store.create_kb("same")
         t = time.perf_counter()
-        report = Compiler(kb).build(corpus)
+        report = Compiler(kb, options=gated()).build(corpus)
         result = {
             "report": {
                 "documents": report.documents,

@@ -35,6 +35,7 @@ from wikikv.bench.report import machine_info
 from wikikv.compile.pipeline import Compiler
 from wikikv.errors import BenchProcessError
 from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.quality.hooks import gated
 from wikikv.sample import CORPUS_DIR
 from wikikv.store.store import open_store
 
@@ -129,11 +130,11 @@ def build_kbs(workdir: Path, luxun_store: str | None, log: Log) -> dict[str, str
     url = str(workdir / "store")
     with open_store(url) as store:
         log("startup: compiling the demo corpus")
-        Compiler(store.create_kb("demo"), provider=ExtractiveProvider()).build(CORPUS_DIR)
+        Compiler(store.create_kb("demo"), ExtractiveProvider(), gated()).build(CORPUS_DIR)
         if luxun_store is None:
             folder = shared_data() / "luxun"
             log(f"startup: compiling the Lu Xun corpus from {folder}")
-            Compiler(store.create_kb("luxun"), provider=ExtractiveProvider()).build(folder)
+            Compiler(store.create_kb("luxun"), ExtractiveProvider(), gated()).build(folder)
     return {"demo": url, "luxun": luxun_store or url}
 
 

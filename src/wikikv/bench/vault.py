@@ -98,13 +98,14 @@ def build_wiki(corpus: str, work: Path, log: Log) -> tuple[Store, KnowledgeBase,
     its kb and the build's seconds (``bench web`` builds its wiki the same way)."""
     from wikikv.bench.compile import CORPORA, shared_data
     from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
 
     store = open_store(f"lmdb://{work / 'store'}?sync=false")
     kb = store.create_kb("wiki")
     log(f"building the {corpus} wiki …")
     t = time.perf_counter()
-    Compiler(kb).build(shared_data() / CORPORA[corpus])
+    Compiler(kb, options=gated()).build(shared_data() / CORPORA[corpus])
     return store, kb, time.perf_counter() - t
 
 

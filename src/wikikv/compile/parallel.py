@@ -11,7 +11,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wikikv.compile.pipeline import CompileOptions
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,7 @@ class BuildOutcome:
     seconds: float = 0.0
 
 
-def _build_one(store_url: str, job: BuildJob) -> BuildOutcome:
+def _build_one(store_url: str, job: BuildJob, options: CompileOptions | None) -> BuildOutcome:
     """Runs in a worker process: open the store there (handles must not cross processes)."""
     from wikikv.compile.pipeline import Compiler
     from wikikv.errors import WikiKVError
@@ -40,7 +43,7 @@ def _build_one(store_url: str, job: BuildJob) -> BuildOutcome:
     try:
         with open_store(store_url) as store:
             kb = store.create_kb(job.kb, exist_ok=True)
-            report = Compiler(kb).build(job.corpus)
+            report = Compiler(kb, options=options).build(job.corpus)
             store.backend.sync()
         return BuildOutcome(
             job.kb, job.corpus, True, report.to_dict(), seconds=time.perf_counter() - started
@@ -71,8 +74,10 @@ def build_many(
     jobs: Sequence[BuildJob],
     workers: int = 2,
     on_done: Callable[[BuildOutcome], None] | None = None,
+    options: CompileOptions | None = None,
 ) -> list[BuildOutcome]:
-    """Build every job's kb with a pool of ``workers`` processes, one kb per worker at a time."""
+    """Build every job's kb with a pool of ``workers`` processes, one kb per worker at a time,
+    each with ``options`` (which cross into the workers: their hooks must pickle)."""
     from wikikv.store.keys import check_kb_name
 
     for job in jobs:
@@ -80,13 +85,13 @@ def build_many(
     outcomes: list[BuildOutcome] = []
     if workers <= 1:
         for job in jobs:
-            outcomes.append(_build_one(store_url, job))
+            outcomes.append(_build_one(store_url, job, options))
             if on_done:
                 on_done(outcomes[-1])
         return outcomes
     ctx = mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(_build_one, store_url, job) for job in jobs]
+        futures = [pool.submit(_build_one, store_url, job, options) for job in jobs]
         for fut in as_completed(futures):
             outcomes.append(fut.result())
             if on_done:

@@ -30,6 +30,7 @@ from typing import Any
 
 from wikikv.compile import handedits, persisted, state
 from wikikv.compile.analyze import ANALYSIS_VERSION, analyze_documents
+from wikikv.compile.buildgate import BuildQuality, RenderCheck
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
 from wikikv.compile.incremental import affected_keys
@@ -50,7 +51,6 @@ from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
-from wikikv.quality import hooks as quality
 from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import basename
@@ -100,8 +100,10 @@ class CompileOptions:
     after_ingest: Callable[[KnowledgeBase, int], int] | None = None
     # Chinese tagging without jieba's HMM POS model: ~10x faster, misses transliterated names.
     fast_zh: bool = False
-    # Error Book hooks (wikikv.quality): constraints in, pages linted as rendered, layer 1 after.
-    quality: bool = True
+    # The quality gate's hooks (constraints in, pages linted as rendered, repair after each
+    # batch): wikikv.quality.hooks.ErrorBookGate, handed in by the caller; without it pages are
+    # written unchecked (compile/buildgate.py).
+    quality: BuildQuality | None = None
 
 
 @dataclass
@@ -260,7 +262,7 @@ class Compiler:
         self.provider: CompileProvider = provider or ExtractiveProvider()
         self.options = options or CompileOptions()
         self.progress = progress or (lambda phase, done, total: None)
-        self._gate: quality.RenderGate | None = None
+        self._gate: RenderCheck | None = None
 
     # ------------------------------------------------------------------ entry points
     def build(
@@ -423,8 +425,8 @@ class Compiler:
                 self.provider.use_titles(*gazetteer_for(titles, folder))
             t, cpu = time.perf_counter(), time.process_time()
             texts = {d.id: d.text for d in docs}
-            if self.options.quality:
-                quality.inject(self.kb, self.provider)
+            if self.options.quality is not None:
+                self.options.quality.before_sync(self.kb, self.provider)
             analysed = self._phase_a(todo, writer, pages, progress)
             current.update(analysed)
             report.analyzed = len(analysed)
@@ -474,8 +476,10 @@ class Compiler:
                 self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
                 report.timings["render"] = time.perf_counter() - t
                 report.timings["render_cpu"] = time.process_time() - cpu
-                if self._gate is not None:
-                    quality.after_batch(self.kb, writer.put, self._gate.failed, len(analysed))
+                if self._gate is not None and self.options.quality is not None:
+                    self.options.quality.after_batch(
+                        self.kb, writer.put, self._gate.failed, len(analysed)
+                    )
                 progress.state = "done"
                 progress.updated_at = now()
                 state.write(self.kb, [state.progress_op(self.kb, progress)])
@@ -612,8 +616,8 @@ class Compiler:
         loaded = _load_texts(self.kb, need - set(texts))
         loaded.update(texts)
         gate = None
-        if self.options.quality:
-            gate = self._gate = quality.RenderGate(self.kb, want.sigs, loaded)
+        if self.options.quality is not None:
+            gate = self._gate = self.options.quality.render_check(self.kb, want.sigs, loaded)
         n = 0
         edited = handedits.edited_paths(self.kb)
         hand = _HandEdits(self.kb, report) if edited else None

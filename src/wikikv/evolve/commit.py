@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from wikikv.compile import state
+from wikikv.compile.buildgate import BuildQuality
 from wikikv.compile.model import derive
 from wikikv.compile.pipeline import CompileOptions, Compiler, CompileReport
 from wikikv.compile.schema import Schema
@@ -117,11 +118,14 @@ def evolve_pass(
     llm: LLMArchitect | None = None,
     fail_after: int | None = None,
     index: bool = True,
+    quality: BuildQuality | None = None,
 ) -> PassReport:
     """Run (or, with ``dry_run``, only propose) one evolution pass; resumes a killed one. The
-    pass's own reads are not access statistics."""
+    pass's own reads are not access statistics. ``quality`` is the build's quality gate for the
+    pages the pass re-renders (``wikikv.quality.hooks.ErrorBookGate``; handed in by the caller,
+    as to a build)."""
     with paused(kb):
-        return _evolve_pass(kb, dry_run, max_ops, weights, tau, llm, fail_after, index)
+        return _evolve_pass(kb, dry_run, max_ops, weights, tau, llm, fail_after, index, quality)
 
 
 def _evolve_pass(
@@ -133,6 +137,7 @@ def _evolve_pass(
     llm: LLMArchitect | None,
     fail_after: int | None,
     index: bool,
+    quality: BuildQuality | None,
 ) -> PassReport:
     w = weights or Weights()
     t0 = time.perf_counter()
@@ -165,7 +170,7 @@ def _evolve_pass(
         journal.j_before = before["J"]
         _save_journal(kb, journal)
     report.committed = journal.ops
-    _run(kb, journal, fail_after, index, report)
+    _run(kb, journal, fail_after, index, report, quality)
     report.j_before, report.j_after = journal.j_before, journal.j_after
     report.moved = len(journal.moves)
     report.seconds = time.perf_counter() - t0
@@ -222,7 +227,12 @@ def _in_dim(path: str, dim: str, view: View) -> bool:
 
 
 def _run(
-    kb: KnowledgeBase, journal: Journal, fail_after: int | None, index: bool, report: PassReport
+    kb: KnowledgeBase,
+    journal: Journal,
+    fail_after: int | None,
+    index: bool,
+    report: PassReport,
+    quality: BuildQuality | None = None,
 ) -> None:
     count = 0
 
@@ -255,7 +265,8 @@ def _run(
     t = time.perf_counter()
     if journal.state == "render":
         tick()
-        Compiler(kb, options=CompileOptions(full_render=True, index=index)).sync(
+        options = CompileOptions(full_render=True, index=index, quality=quality)
+        Compiler(kb, options=options).sync(
             [], set(), CompileReport(job="evolve")
         )
         if index:

@@ -120,8 +120,11 @@ def _nav_table(results: list[NavResult]) -> Table:
 
 
 def compile_sample(kb: KnowledgeBase) -> CompileReport:
-    """Compile the bundled sample corpus into ``kb`` with the offline provider."""
-    return Compiler(kb, provider=ExtractiveProvider()).build(CORPUS_DIR)
+    """Compile the bundled sample corpus into ``kb`` with the offline provider (and the quality
+    gate, as ``wikikv build`` does)."""
+    from wikikv.quality.hooks import gated
+
+    return Compiler(kb, provider=ExtractiveProvider(), options=gated()).build(CORPUS_DIR)
 
 
 def run_demo(store_url: str, kb_name: str, as_json: bool) -> None:

@@ -1,4 +1,7 @@
-"""What the compile pipeline calls (three small hooks in :mod:`wikikv.compile.pipeline`).
+"""The quality gate a build is handed (:class:`ErrorBookGate`, the three hooks of
+:class:`wikikv.compile.buildgate.BuildQuality`; the build does not import this layer, the callers
+that build — the CLI's build/add/update/remove/build-many, HTTP build jobs, the demo, lint's
+recompile, evolution's re-render — pass it in ``CompileOptions.quality``, see :func:`gated`):
 
 * :func:`inject` before a sync: the Error Book's open rules become the LLM provider's
   constraints (they enter every page prompt, versioned with it).
@@ -12,10 +15,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
+from wikikv.compile.buildgate import PageWrite
 from wikikv.compile.model import article_path
+from wikikv.compile.pipeline import CompileOptions
 from wikikv.quality import errorbook as eb
 from wikikv.quality import validators as v
 from wikikv.quality.claims import NameIndex, claims_of, conflicts
@@ -174,3 +180,28 @@ def _layer2(kb: KnowledgeBase, book: eb.Book, write: Any, llm: Any | None) -> di
     rep.report.rescheduled = []
     rep.commit()
     return rep.report.to_dict()
+
+
+class ErrorBookGate:
+    """The build's quality hooks (:class:`wikikv.compile.buildgate.BuildQuality`): the Error
+    Book's rules into the provider, each entity page linted as rendered, layer-1 repair and the
+    Error Book's counters after each batch."""
+
+    def before_sync(self, kb: KnowledgeBase, provider: Any) -> None:
+        inject(kb, provider)
+
+    def render_check(
+        self, kb: KnowledgeBase, will_exist: Iterable[str], texts: dict[str, str]
+    ) -> RenderGate:
+        return RenderGate(kb, will_exist, texts)
+
+    def after_batch(
+        self, kb: KnowledgeBase, write: PageWrite, flagged: list[str], analyzed: int
+    ) -> None:
+        after_batch(kb, write, flagged, analyzed)
+
+
+def gated(options: CompileOptions | None = None, **changes: Any) -> CompileOptions:
+    """``options`` (the defaults when None), with ``changes`` applied, and the Error Book gate:
+    what a caller that builds hands the build (``Compiler(kb, provider, gated(...))``)."""
+    return dataclasses.replace(options or CompileOptions(), **changes, quality=ErrorBookGate())

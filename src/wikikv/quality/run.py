@@ -87,8 +87,9 @@ def fix_round(
 def recompile(kb: KnowledgeBase, docs: list[str], like: tuple[str, str] | None) -> None:
     """Run the compile pipeline on the rescheduled pages (their signatures were dropped) and
     take the documents whose articles were deleted out of the compile state."""
-    from wikikv.compile.pipeline import CompileOptions, Compiler
+    from wikikv.compile.pipeline import Compiler
     from wikikv.llm.extractive import ExtractiveProvider
+    from wikikv.quality.hooks import gated
 
     if state.load_schema(kb) is None:
         return
@@ -97,7 +98,7 @@ def recompile(kb: KnowledgeBase, docs: list[str], like: tuple[str, str] | None) 
         provider.name, provider.prompt_version = like
     # full_render: every signature recomputed, so a rescheduled page is re-rendered or, when
     # nothing produces it any more, deleted.
-    compiler = Compiler(kb, provider, CompileOptions(full_render=True))
+    compiler = Compiler(kb, provider, gated(full_render=True))
     known = set(state.load_docs(kb))
     gone = [d for d in docs if d in known]
     if gone:

@@ -90,9 +90,10 @@ def _compiled(root: Path, kb_name: str) -> str:
     code = (
         "import sys\n"
         "from wikikv.compile.pipeline import Compiler\n"
+        "from wikikv.quality.hooks import gated\n"
         "from wikikv.store.store import open_store\n"
         "with open_store(sys.argv[1]) as store:\n"
-        "    Compiler(store.create_kb(sys.argv[2])).build(sys.argv[3])\n"
+        "    Compiler(store.create_kb(sys.argv[2]), options=gated()).build(sys.argv[3])\n"
     )
     subprocess.run([sys.executable, "-c", code, str(root), kb_name, str(source)], check=True)
     return str(root)

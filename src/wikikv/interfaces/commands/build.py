@@ -132,7 +132,8 @@ def _run(
     fast_zh: bool = False,
     wait: float = 0.0,
 ) -> None:
-    from wikikv.compile.pipeline import CompileOptions, Compiler
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
 
     if create:
         kb = open_cli_store(store_url, create=True).create_kb(kb_name, exist_ok=True)
@@ -141,7 +142,7 @@ def _run(
     kb.lease_wait, kb.lease_countdown = wait, _lease_countdown
     provider = _provider(llm, kb, max_tokens, max_cost)
     with _progress(not as_json) as progress:
-        compiler = Compiler(kb, provider, CompileOptions(fast_zh=fast_zh), progress=progress)
+        compiler = Compiler(kb, provider, gated(fast_zh=fast_zh), progress=progress)
         try:
             report = job(compiler)
         finally:

@@ -158,6 +158,7 @@ def evolve_cmd(
     """
     from wikikv.evolve.commit import evolve_pass
     from wikikv.evolve.operators import TAU
+    from wikikv.quality.hooks import ErrorBookGate
 
     kb = open_kb(store_url, kb_name)
     architect = None
@@ -166,7 +167,12 @@ def evolve_cmd(
 
         architect = from_env(kb)
     report = evolve_pass(
-        kb, dry_run=dry_run, max_ops=max_ops, tau=TAU if tau is None else tau, llm=architect
+        kb,
+        dry_run=dry_run,
+        max_ops=max_ops,
+        tau=TAU if tau is None else tau,
+        llm=architect,
+        quality=ErrorBookGate(),
     )
     out = report.to_dict()
 

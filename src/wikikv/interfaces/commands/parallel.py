@@ -52,7 +52,9 @@ def build_many_cmd(
             )
             click.echo(f"{o.kb:<24} {o.seconds:7.1f} s  {status}")
 
-    outcomes = build_many(store_url, jobs, workers, done)
+    from wikikv.quality.hooks import gated
+
+    outcomes = build_many(store_url, jobs, workers, done, gated())
     emit([o.__dict__ for o in outcomes], as_json, "")
     if not all(o.ok for o in outcomes):
         fail(f"{sum(not o.ok for o in outcomes)} of {len(outcomes)} builds failed")

@@ -142,13 +142,16 @@ class JobRunner:
 
     def _run(self, kb: KnowledgeBase, job: Job, payload: list[dict[str, str]] | list[str]) -> None:
         from wikikv.compile.pipeline import Compiler
+        from wikikv.quality.hooks import gated
 
         job.state = "running"
         _save(kb.backend, job)
         try:
             if load_job(kb.backend, kb.name, job.id).cancel_requested:
                 raise JobCancelled(f"job {job.id} was cancelled before it started")
-            compiler = Compiler(kb, _provider(self.llm, kb), progress=self._progress(kb, job))
+            compiler = Compiler(
+                kb, _provider(self.llm, kb), gated(), progress=self._progress(kb, job)
+            )
             if job.kind == "remove":
                 report = compiler.remove([str(d) for d in payload])
             else:
