@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from wikikv.cache.l2 import CHANNEL, L2Cache
+from wikikv.cache.l2 import L2Cache
 from wikikv.cache.tiers import CachedBackend
 from wikikv.store.audit import AuditEntry
 from wikikv.store.keys import KBKeys
@@ -87,7 +87,7 @@ class RedisSubscriber:
     def __init__(self, cache: CachedBackend, l2: L2Cache) -> None:
         self.cache = cache
         self.pubsub = l2.client.pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(CHANNEL)
+        self.pubsub.subscribe(l2.channel)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="wikikv-l1-sub", daemon=True)
 

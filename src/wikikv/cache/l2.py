@@ -21,7 +21,6 @@ from wikikv.errors import BackendError, BackendUnavailable
 from wikikv.store.backends.base import Item, shard_of
 
 _VERSION = struct.Struct(">Q")
-CHANNEL = "wikikv:invalidate"
 
 # KEYS: value key, generation key, lru zset. ARGV: now (ms), member.
 _HIT = """
@@ -93,6 +92,8 @@ class L2Cache:
         self.ttl_ms = ttl_ms
         self.capacity = capacity
         self.namespace = namespace
+        # Invalidations are published per namespace: another store's writes are not news here.
+        self.channel = f"{namespace}:invalidate"
         with map_errors():
             self.client = connect(url)
             self._hit = self.client.register_script(_HIT)
@@ -153,7 +154,7 @@ class L2Cache:
     def publish(self, keys: Sequence[bytes]) -> None:
         if keys:
             with map_errors():
-                self.client.publish(CHANNEL, b"\n".join(k.hex().encode() for k in keys))
+                self.client.publish(self.channel, b"\n".join(k.hex().encode() for k in keys))
 
     def size(self, kb: str) -> int:
         with map_errors():

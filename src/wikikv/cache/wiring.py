@@ -6,6 +6,11 @@ process, L2 in a shared Redis when ``CacheSettings.l2_url`` names one) and start
 cross-process follower the settings ask for: Redis pub/sub with L2, else one audit-trail poller
 per opened kb. :meth:`CacheTiers.opened` is what the store calls when it opens a kb (pin its root
 and dimensions in L1, follow its writes); :meth:`CacheTiers.close` stops the followers.
+
+L2 entries live under ``<l2_namespace>:<store id>``: the store id comes from the store's format
+record (:func:`wikikv.store.store.format_info`, read here from the bare backend, since the tiers
+exist before the store does), so two stores sharing one Redis never share cached records, whatever
+their kbs are called.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ class CacheTiers:
                 settings.l2_url,
                 ttl_ms=settings.l2_ttl_ms,
                 capacity=settings.l2_capacity,
-                namespace=settings.l2_namespace,
+                namespace=l2_namespace(backend, settings),
             )
             if settings.l2_url
             else None
@@ -58,6 +63,15 @@ class CacheTiers:
         for follower in self._followers:
             follower.stop()
         self._followers.clear()
+
+
+def l2_namespace(backend: Backend, settings: CacheSettings) -> str:
+    """The L2 namespace of the store on ``backend``: the configured prefix and the store's id
+    (the prefix alone for a store that has none: one opened read-only before ids existed)."""
+    from wikikv.store.store import format_info
+
+    store_id = format_info(backend).store_id
+    return f"{settings.l2_namespace}:{store_id}" if store_id else settings.l2_namespace
 
 
 def cache_tiers(backend: Backend, settings: CacheSettings) -> CacheTiers:

@@ -4,18 +4,34 @@ Format versions: a store records ``FORMAT_VERSION`` when created. Opening a stor
 unknown format is refused; an older one is refused too, with the command that migrates it in place
 (``wikikv migrate``, :mod:`wikikv.store.migrate`). Format 2 keys node records by their parent's
 hash first (a directory's children are neighbours); format 1 hashed the path alone.
+
+**Store id.** The format record also holds the store's id, made once (a random UUID) when the
+store is created, or when a store made before ids existed is first opened: a conditional write,
+so processes opening it at once agree on one id. Layers that share something between stores —
+the Redis L2 cache — key it by this id, so two stores never see each other's entries even when
+their kbs have the same names. :func:`format_info` reads it from a bare backend (the cache tiers
+are built before the :class:`Store`).
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
 
 from wikikv.config import StoreSettings
-from wikikv.errors import ConfigError, FormatError, KBExists, StoreNotFound, UnknownKB
+from wikikv.errors import (
+    BackendError,
+    ConfigError,
+    ConflictError,
+    FormatError,
+    KBExists,
+    StoreNotFound,
+    UnknownKB,
+)
 from wikikv.store.backends import open_backend
 from wikikv.store.backends.base import ABSENT, Backend, Delete, Item, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase
@@ -31,10 +47,67 @@ class FormatInfo(msgspec.Struct):
     format: int
     created_at: float = 0.0
     software: str = "wikikv"
+    store_id: str = ""  # see the module docstring; empty only in a store nothing could write to
 
 
 class KBInfo(msgspec.Struct):
     created_at: float
+
+
+def _decode_format(item: Item, backend: Backend) -> FormatInfo:
+    try:
+        return msgspec.msgpack.decode(item.value, type=FormatInfo)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FormatError(f"unreadable format record in {backend.describe()}: {exc}") from exc
+
+
+def format_info(backend: Backend) -> FormatInfo:
+    """The format record of the store on ``backend``: made (with a new store id) when the backend
+    is empty, given a store id when a current-format store has none yet. Refuses a backend that
+    holds someone else's data."""
+    item = backend.get(FORMAT_KEY) or _record_format(backend)
+    for _ in range(8):
+        info = _decode_format(item, backend)
+        if info.store_id or info.format != FORMAT_VERSION:
+            return info  # an older format gets its id after `wikikv migrate`
+        named = msgspec.structs.replace(info, store_id=uuid.uuid4().hex)
+        try:
+            backend.put_if(FORMAT_KEY, _enc.encode(named), item.version)
+            return named
+        except ConflictError:
+            pass  # another opener named it first: read the id it wrote
+        except BackendError:
+            return info  # a read-only store: it stays unnamed until opened for writing
+        found = backend.get(FORMAT_KEY)
+        if found is None:
+            raise FormatError("the store's format record vanished while it was being opened")
+        item = found
+    raise FormatError("could not record the store id (the format record kept changing)")
+
+
+def _record_format(backend: Backend) -> Item:
+    """Make an empty backend a WikiKV store; refuse one that holds someone else's data."""
+    holds_data = next(iter(backend.scan(b"", b"\xff", limit=1)), None) is not None
+    # Read the format again after the scan: a process creating this store at the same moment
+    # writes the format record before any data, so data with no format record after it is
+    # foreign, and data with one is that other process's brand-new store.
+    item = backend.get(FORMAT_KEY)
+    if item is not None:
+        return item
+    if holds_data:
+        raise FormatError(
+            f"{backend.describe()} holds data but no WikiKV format record: "
+            "it is not a WikiKV store (or predates format versioning)"
+        )
+    info = FormatInfo(FORMAT_VERSION, now(), store_id=uuid.uuid4().hex)
+    try:
+        backend.put_if(FORMAT_KEY, _enc.encode(info), ABSENT)
+    except Exception:  # noqa: BLE001 - another process created it first; re-check below
+        pass
+    item = backend.get(FORMAT_KEY)
+    if item is None:
+        raise FormatError("could not record the store format")
+    return item
 
 
 def default_store_url() -> str:
@@ -66,16 +139,11 @@ class Store:
         self.on_open = list(on_open)
         self.on_close = list(on_close)
         self.backend = backend
+        self.id = ""  # the store id (module docstring), set by the format check
         self._check_format()
 
     def _check_format(self) -> None:
-        item = self.backend.get(FORMAT_KEY) or self._record_format()
-        try:
-            found = msgspec.msgpack.decode(item.value, type=FormatInfo)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise FormatError(
-                f"unreadable format record in {self.backend.describe()}: {exc}"
-            ) from exc
+        found = format_info(self.backend)
         if found.format > FORMAT_VERSION:
             raise FormatError(
                 f"store format {found.format} is newer than this WikiKV understands "
@@ -89,30 +157,7 @@ class Store:
                 f"(format {FORMAT_VERSION}: node keys keep a directory's children together); "
                 "run `wikikv migrate` on it once to rewrite it in place"
             )
-
-    def _record_format(self) -> Item:
-        """Make an empty backend a WikiKV store; refuse one that holds someone else's data."""
-        holds_data = next(iter(self.backend.scan(b"", b"\xff", limit=1)), None) is not None
-        # Read the format again after the scan: a process creating this store at the same moment
-        # writes the format record before any data, so data with no format record after it is
-        # foreign, and data with one is that other process's brand-new store.
-        item = self.backend.get(FORMAT_KEY)
-        if item is not None:
-            return item
-        if holds_data:
-            raise FormatError(
-                f"{self.backend.describe()} holds data but no WikiKV format record: "
-                "it is not a WikiKV store (or predates format versioning)"
-            )
-        info = FormatInfo(FORMAT_VERSION, now())
-        try:
-            self.backend.put_if(FORMAT_KEY, _enc.encode(info), ABSENT)
-        except Exception:  # noqa: BLE001 - another process created it first; re-check below
-            pass
-        item = self.backend.get(FORMAT_KEY)
-        if item is None:
-            raise FormatError("could not record the store format")
-        return item
+        self.id = found.store_id
 
     # ---------------------------------------------------------------- kbs
     def kbs(self) -> list[str]:
@@ -233,4 +278,4 @@ def open_store(
     return Store(open_backend(target), settings)
 
 
-__all__ = ["FORMAT_VERSION", "Put", "Store", "open_store", "store_exists"]
+__all__ = ["FORMAT_VERSION", "Put", "Store", "format_info", "open_store", "store_exists"]
