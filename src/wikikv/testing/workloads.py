@@ -473,6 +473,48 @@ def crash_check(kb: KnowledgeBase, log_path: Path) -> tuple[list[str], int]:
     return problems, repairs
 
 
+def _session_name(url: str, tag: str) -> tuple[str, str | None]:
+    """``url`` with its server sessions named ``tag`` (PostgreSQL's ``application_name``), and
+    the name; other backends need no name (see :func:`kill_writer`)."""
+    if url.split("://", 1)[0].lower() in ("postgres", "postgresql"):
+        return f"{url}{'&' if '?' in url else '?'}application_name={tag}", tag
+    return url, None
+
+
+def kill_writer(
+    url: str, log_path: Path, seed: int, tag: str, wait: Callable[[int], None], store: Store
+) -> None:
+    """Start a crash writer, ``wait(lines_before)``, SIGKILL it, and return once nothing the
+    dead writer sent can still change the store.
+
+    A dead client's last request may outlive it on a server: a COMMIT it sent just before the
+    kill is still being made durable (a WAL flush that takes a while on a loaded machine) when the
+    checker starts reading. The checker would then settle the in-flight operation to the state
+    before it, and the commit would land afterwards — a "lost" state the next round reports. So
+    on PostgreSQL the writer's sessions carry a name and this waits until the server has closed
+    them. (Redis has the same window in principle — a request read after the checker's — but
+    executes a request as soon as it reads it; no round here has shown it.)"""
+    lines_before = count_lines(log_path)
+    writer_url, session = _session_name(url, tag)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wikikv.testing.workloads", "crash-writer",
+         "--store", writer_url, "--log", str(log_path), "--seed", str(seed)],
+    )  # fmt: skip
+    try:
+        _wait_started(log_path, lines_before, proc)
+        wait(lines_before)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    named = getattr(store.backend, "sessions_named", None)
+    if session is not None and named is not None:
+        deadline = time.monotonic() + 120
+        while named(session) > 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the killed writer's session {session} never ended")
+            time.sleep(0.02)
+
+
 def crash_rounds(url: str, log_path: Path, kills: int = 20, seed: int = 0) -> CrashResult:
     """Start a writer process, SIGKILL it at a random moment, check; ``kills`` times."""
     rng = random.Random(seed)
@@ -483,17 +525,15 @@ def crash_rounds(url: str, log_path: Path, kills: int = 20, seed: int = 0) -> Cr
         for d in range(CRASH_DIRS):
             kb.mkdir(f"/c{d}")
         for round_no in range(kills):
-            lines_before = _count_lines(log_path)
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "wikikv.testing.workloads", "crash-writer",
-                 "--store", url, "--log", str(log_path), "--seed", str(seed * 1000 + round_no)],
-            )  # fmt: skip
-            try:
-                _wait_started(log_path, lines_before, proc)
-                time.sleep(rng.uniform(0.0, 0.25))
-            finally:
-                proc.send_signal(signal.SIGKILL)
-                proc.wait(timeout=60)
+            lines_before = count_lines(log_path)
+            kill_writer(
+                url,
+                log_path,
+                seed * 1000 + round_no,
+                f"wikikv_crash_{os.getpid()}_{round_no}",
+                lambda _lines: time.sleep(rng.uniform(0.0, 0.25)),
+                store,
+            )
             result.kills += 1
             text = log_path.read_text(encoding="utf-8").splitlines()[lines_before:]
             result.completed_writes += sum(1 for line in text if line.startswith("D "))
@@ -574,7 +614,7 @@ def bulk_crash_rounds(url: str, log_path: Path, kills: int = 5, seed: int = 0) -
     with open_store(url) as store:
         kb = store.create_kb(KB, exist_ok=True)
         for round_no in range(kills):
-            lines_before = _count_lines(log_path)
+            lines_before = count_lines(log_path)
             proc = subprocess.Popen(
                 [sys.executable, "-m", "wikikv.testing.workloads", "bulk-crash-writer",
                  "--store", url, "--log", str(log_path), "--seed", str(seed * 1000 + round_no)],
@@ -593,7 +633,7 @@ def bulk_crash_rounds(url: str, log_path: Path, kills: int = 5, seed: int = 0) -
     return result
 
 
-def _count_lines(log_path: Path) -> int:
+def count_lines(log_path: Path) -> int:
     if not log_path.exists():
         return 0
     return len(log_path.read_text(encoding="utf-8").splitlines())
@@ -602,7 +642,7 @@ def _count_lines(log_path: Path) -> int:
 def _wait_started(log_path: Path, lines_before: int, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        if _count_lines(log_path) > lines_before:
+        if count_lines(log_path) > lines_before:
             return
         if proc.poll() is not None:
             raise RuntimeError(f"crash writer exited early with {proc.returncode}")

@@ -135,6 +135,19 @@ class PostgresBackend(Backend):
         conninfo = urlunsplit(("postgresql", parts.netloc, parts.path, urlencode(opts), ""))
         return cls(conninfo, schema=schema, rls=rls)
 
+    def sessions_named(self, application_name: str) -> int:
+        """How many server sessions carry libpq's ``application_name`` (a crash test waits for a
+        killed client's session to end: a COMMIT it sent before dying may still be landing)."""
+
+        def count(conn: psycopg.Connection[Any]) -> int:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                (application_name,),
+            ).fetchone()
+            return int(row[0]) if row else 0
+
+        return self._run(count)
+
     # ------------------------------------------------------------ connections
     def _conn(self) -> psycopg.Connection[Any]:
         """This thread's connection (one per thread and process; reopened after a failure)."""
