@@ -89,3 +89,15 @@ def test_kill_9_bulk_build_with_sync(tmp_path: Path) -> None:
         kb = store.kb(KB)
         assert fsck(kb).clean
         assert any(e.op == TAKEOVER_OP for e in kb.audit(None))
+
+
+def test_lost_update_rounds_do_not_count_a_slow_starting_worker(tmp_path: Path) -> None:
+    """The load-only failure of the lost-update workload, forced: one worker starts seconds after
+    the other (spawn, imports and a connection are slow on a loaded machine) while a round may
+    wait only one second for its peers. The rounds begin once every worker is up, so the first
+    round's barrier does not break and the count is still exact."""
+    value, retried = lost_updates(
+        lmdb_url(tmp_path, sync=False), procs=2, increments=20, stagger=3.0, round_timeout=1.0
+    )
+    assert value == 40
+    assert retried >= 20

@@ -282,8 +282,18 @@ def _judge_miss(kb: KnowledgeBase, listing: Listing, counts: dict[str, Any]) -> 
 
 
 # ================================================================ lost updates
+READY_TIMEOUT = 600.0  # seconds for every worker to start (spawn + imports + connect)
+ROUND_TIMEOUT = 60.0  # seconds one forced-contention round may wait for the other workers
+
+
 def lost_updates(
-    url: str, procs: int = 2, increments: int = 500, mutant: bool = False
+    url: str,
+    procs: int = 2,
+    increments: int = 500,
+    mutant: bool = False,
+    *,
+    stagger: float = 0.0,
+    round_timeout: float = ROUND_TIMEOUT,
 ) -> tuple[int, int]:
     """``procs`` processes each add 1 to ``/counter`` ``increments`` times through kb.update;
     return (final value, retried attempts).
@@ -292,19 +302,35 @@ def lost_updates(
     then waits at a barrier for every other worker's first read, so all of them write from the
     same version and all but one must retry (retried >= increments * (procs - 1)). ``mutant``
     runs a copy of ``kb.update`` without the version check instead (the mutation check): its
-    writes from a stale read land, so the count comes out short."""
+    writes from a stale read land, so the count comes out short.
+
+    Every worker waits until all have started before its first increment: starting a process
+    (spawn, imports, a server connection) can take far longer on a loaded machine than a round,
+    and a round's barrier must not time out because a peer is still starting. ``stagger``
+    starts the workers that many seconds apart (the test of that)."""
     with open_store(url) as store:
         kb = store.create_kb(KB, exist_ok=True)
         kb.put("/counter", "0")
     queue: Any = _SPAWN.Queue()
     barrier: Any = _SPAWN.Barrier(procs)
+    ready: Any = _SPAWN.Barrier(procs)
     workers = [
-        _SPAWN.Process(target=_lu_worker, args=(url, increments, queue, barrier, mutant))
+        _SPAWN.Process(
+            target=_lu_worker,
+            args=(url, increments, queue, barrier, ready, mutant, round_timeout),
+        )
         for _ in range(procs)
     ]
-    for w in workers:
+    for i, w in enumerate(workers):
+        if i and stagger:
+            time.sleep(stagger)
         w.start()
-    retried = sum(int(queue.get(timeout=600)) for _ in workers)
+    retried = 0
+    for _ in workers:
+        got = queue.get(timeout=READY_TIMEOUT + 600)
+        if isinstance(got, str):
+            raise RuntimeError(f"a lost-update worker failed: {got}")
+        retried += int(got)
     for w in workers:
         w.join(timeout=30)
     with open_store(url) as store:
@@ -322,7 +348,25 @@ def _unchecked_update(
     kb.put(path, text, meta)  # no expect=: a stale read overwrites a newer value
 
 
-def _lu_worker(url: str, increments: int, queue: Any, barrier: Any, mutant: bool) -> None:
+def _lu_worker(
+    url: str,
+    increments: int,
+    queue: Any,
+    barrier: Any,
+    ready: Any,
+    mutant: bool,
+    round_timeout: float,
+) -> None:
+    try:
+        queue.put(_lu_increments(url, increments, barrier, ready, mutant, round_timeout))
+    except BaseException as exc:  # reported to the parent, which then fails at once
+        queue.put(f"{type(exc).__name__}: {exc}")
+        raise
+
+
+def _lu_increments(
+    url: str, increments: int, barrier: Any, ready: Any, mutant: bool, round_timeout: float
+) -> int:
     calls = 0
     first = True
 
@@ -332,18 +376,19 @@ def _lu_worker(url: str, increments: int, queue: Any, barrier: Any, mutant: bool
         value = int(cur.text) if cur is not None else 0
         if first:  # every worker has read this version before any of them writes
             first = False
-            barrier.wait(timeout=60)
+            barrier.wait(timeout=round_timeout)
         return str(value + 1), cur.meta if cur is not None else None
 
     with open_store(url) as store:
         kb = store.kb(KB)
+        ready.wait(timeout=READY_TIMEOUT)
         for _ in range(increments):
             first = True
             if mutant:
                 _unchecked_update(kb, "/counter", inc)
             else:
                 kb.update("/counter", inc)  # the default bounded retries
-    queue.put(calls - increments)
+    return calls - increments
 
 
 # ====================================================================== crashes
