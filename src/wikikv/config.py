@@ -45,7 +45,8 @@ class CacheSettings:
     l2_url: str | None = None
     l2_ttl_ms: int = 300_000
     l2_capacity: int = 10_000
-    # Distinguishes stores that share one Redis for L2 (kb names alone are unique per store).
+    # Prefix of the L2 keys in Redis; each store's entries sit under ``<prefix>:<store id>``
+    # (wikikv.cache.wiring.l2_namespace), so stores sharing one Redis never share entries.
     l2_namespace: str = "wikikv:l2"
     follow: bool = True
     follow_interval: float = 0.005
