@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from wikikv.errors import ConflictError
+from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, basename, is_under, parent, unescape_segment
 from wikikv.store.records import DirRecord, FileRecord, NodeRecord
-
-if TYPE_CHECKING:
-    from wikikv.store.kb import KnowledgeBase
 
 ROW_START = "- [["
 _RETRIES = 8
@@ -87,8 +84,6 @@ def _live(rec: NodeRecord | None) -> bool:
 
 
 def _update(kb: KnowledgeBase, d: str, add: list[str], drop: list[str]) -> None:
-    from wikikv.store.kb import KnowledgeBase
-
     # The kb class's own reads, not a view's: a scoped view (HTTP ACL) hides directory texts,
     # and the rows must follow the whole kb.
     get = KnowledgeBase.get
