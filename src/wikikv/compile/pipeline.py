@@ -457,6 +457,7 @@ class Compiler:
                     derived = derive_full(current, schema)
                     model = derived.model
                     persisted.write_full(self.kb, derived, current, folder)
+                    del derived  # its per-document resolutions are not needed to render
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
                 report.timings["derive"] = time.perf_counter() - t
                 report.timings["derive_cpu"] = time.process_time() - cpu
