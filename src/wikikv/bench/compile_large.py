@@ -106,6 +106,7 @@ def build_one(
         "incremental_add_cpu_s": round(add_cpu, 3),
         # records the add read from the persisted model, by kind (empty: it derived everything)
         "incremental_add_model_reads": added.model_reads,
+        "incremental_add_fallback": added.model_fallback,
         "incremental_add_phases_s": {k: round(v, 3) for k, v in added.timings.items()},
         "incremental_added": added.analyzed,
     }

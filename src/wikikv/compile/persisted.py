@@ -220,14 +220,21 @@ def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
 
 
 class _Fallback(Exception):
-    """The change is corpus-wide: derive everything."""
+    """The change is corpus-wide (or the model cannot be trusted): derive everything."""
+
+
+@dataclass
+class Fallback:
+    """Why :func:`add_documents` left the update to a full derive."""
+
+    reason: str
 
 
 def add_documents(
     kb: KnowledgeBase, new: dict[str, DocAnalysis], schema: Schema
-) -> LocalUpdate | None:
+) -> LocalUpdate | Fallback:
     """Update the stored model for the documents ``new`` (ids the kb did not hold) and return it,
-    or ``None`` when only a full derive can say (see the module docstring).
+    or why only a full derive can say (see the module docstring).
 
     1. The title tables are computed before and after from the titles record; the keys whose
        resolution they change (new titles, variants, blocked bases, surnames) pick, through the
@@ -241,14 +248,16 @@ def add_documents(
        is moved.
     """
     meta = load_meta(kb)
-    if meta is None or meta.version != CODE_VERSION or meta.llm:
-        return None
-    if any(d.llm is not None for d in new.values()):
-        return None
+    if meta is None:
+        return Fallback("no stored model")
+    if meta.version != CODE_VERSION:
+        return Fallback("the stored model was written by other code")
+    if meta.llm or any(d.llm is not None for d in new.values()):
+        return Fallback("LLM notes")
     try:
         return _Add(kb, new, schema, meta).run()
-    except _Fallback:
-        return None
+    except _Fallback as exc:
+        return Fallback(str(exc))
 
 
 class _Add:
@@ -275,7 +284,7 @@ class _Add:
         dec = msgspec.msgpack.Decoder(DocAnalysis)
         for raw in self.load.many([doc_key(self.kb, i) for i in need]):
             if raw is None:
-                raise _Fallback  # an index names a document the kb lost: rebuild
+                raise _Fallback("a document the indexes name is missing")
             d = dec.decode(raw)
             self.docs[d.id] = d
         self._count("documents", len(need))
@@ -297,20 +306,20 @@ class _Add:
         raw = self.load.one(_single(kb, "titles"))
         raw_chosen = self.load.one(_single(kb, "chosen"))
         if raw is None or raw_chosen is None:
-            raise _Fallback
+            raise _Fallback("no titles record")
         rows_old = msgspec.msgpack.decode(raw, type=dict[str, TitleRow])
         chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
         rows_new = dict(rows_old)
         rows_new.update((i, title_row(d)) for i, d in self.new.items())
         raw_tables = self.load.one(_single(kb, "tables"))
         if raw_tables is None:
-            raise _Fallback
+            raise _Fallback("no tables record")
         t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
         t_new = title_tables(rows_new, self.meta.folder)
         if any(t_new.about[i] != k for i, k in t_old.about.items()):
-            raise _Fallback  # a title that changes another document's subject (folder corpus)
+            raise _Fallback("a new title changes another document's subject")
         if set(t_old.display) - set(t_new.display):
-            raise _Fallback
+            raise _Fallback("a title went")
         delta = _table_delta(t_old, t_new)
         self.t_new = t_new
 
@@ -348,7 +357,7 @@ class _Add:
             for k, uses in old_uses.get(i, {}).items():
                 rec = cands.get(k)
                 if rec is None or i not in rec.docs:
-                    raise _Fallback  # the stored counts do not match the documents
+                    raise _Fallback("candidate counts do not match the documents")
                 rec.counts.add(uses, -1)
                 rec.docs.remove(i)
             for k, uses in new_uses[i].items():
@@ -388,7 +397,7 @@ class _Add:
         keep = touched - gone
         old_recs = self._records("e", touched, Entity)
         if set(old_recs) != touched & is_old:
-            raise _Fallback
+            raise _Fallback("an entity record is missing")
         about_of: dict[str, list[str]] = {}
         for i, k in t_new.about.items():
             if k in keep:
@@ -495,7 +504,7 @@ class _Add:
             members.setdefault(d, {})[k] = ents_new[k].name
         for m in members.values():
             if len(m) > schema.fanout:
-                raise _Fallback  # a directory over the bound: routing is planned again
+                raise _Fallback("a directory would exceed the fan-out bound")
         paths: dict[str, str] = {}
         for d, m in members.items():
             keys = sorted(m)
@@ -507,7 +516,7 @@ class _Add:
             for k in others:
                 rec = recs.get(k)
                 if rec is None:
-                    raise _Fallback
+                    raise _Fallback("a member's entity record is missing")
                 if rec.path != paths[k]:
                     rec.path = paths[k]
                     moved[k] = rec

@@ -135,6 +135,7 @@ class CompileReport:
     evolved: int = 0  # evolution operators committed after this sync (after_ingest)
     # records the incremental model update read, by family; empty when everything was derived
     model_reads: dict[str, int] = field(default_factory=dict)
+    model_fallback: str = ""  # why an add of new documents derived everything
     # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
     grounding: dict[str, Any] = field(default_factory=dict)
     # section and corpus summaries written by this job, with their synthesized shares
@@ -449,7 +450,11 @@ class Compiler:
                     and not any(i in stored for i in analysed)
                     and isinstance(self.provider, ExtractiveProvider)
                 ):
-                    local = persisted.add_documents(self.kb, analysed, schema)
+                    update = persisted.add_documents(self.kb, analysed, schema)
+                    if isinstance(update, persisted.Fallback):
+                        report.model_fallback = update.reason
+                    else:
+                        local = update
                 if local is not None:
                     model = local.model
                     report.model_reads = local.read
