@@ -234,3 +234,20 @@ def test_pages_linking_an_entity_the_add_renames_follow_it(store: Store, tmp_pat
     assert kb.exists("/topics/The BELLINI TRUST")
     _stored_model_equals_a_full_derive(kb)
     assert _full_rerender_writes(kb) == 0
+
+
+def test_adding_to_a_chinese_folder_corpus(store: Store, tmp_path: Path, small_zh: Path) -> None:
+    """A folder corpus (two 后记 told apart by collection): the add of a new essay updates the
+    model locally and leaves what a full derive and render of the kb gives."""
+    essay = small_zh / "坟" / "灯下漫笔.md"
+    held = tmp_path / "held.md"
+    held.write_text(essay.read_text(encoding="utf-8"), encoding="utf-8")
+    essay.unlink()
+    kb = store.create_kb("kb")
+    Compiler(kb).build(small_zh)
+    essay.write_text(held.read_text(encoding="utf-8"), encoding="utf-8")
+    report = Compiler(kb).build(small_zh)
+    assert report.analyzed == 1
+    assert report.model_reads, report.model_fallback
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0
