@@ -150,7 +150,8 @@ def run_large(
                 log(
                     f"  {row['documents']} docs in {row['elapsed_s']} s ({row['mb_per_s']} MB/s), "
                     f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}), "
-                    f"add {row['incremental_add_s']} s"
+                    f"add {row['incremental_add_s']} s (cpu {row['incremental_add_cpu_s']} s"
+                    f"{', derived everything: ' + row['incremental_add_fallback'] if row['incremental_add_fallback'] else ''})"
                 )
             elif log:
                 log(f"  failed: {row['error']}")
