@@ -184,6 +184,18 @@ VALOIS = [
         "died in 1559 after a tournament.",
     },
     {
+        "id": "w1",
+        "title": "William II, Count of Perche",
+        "text": "William II( died 1226), Count of Perche, was a son of Rotrou IV. He was also "
+        "Bishop of Chalons.",
+    },
+    {
+        "id": "w2",
+        "title": "William II of Dampierre",
+        "text": "William II (1196 – 3 September 1231) was the lord of Dampierre. He was the son "
+        "of Guy II.",
+    },
+    {
         "id": "v3",
         "title": "James Adam (architect)",
         "text": "James Adam (21 July 1732 – 20 October 1794) was a Scottish architect. He "
@@ -211,6 +223,11 @@ def test_namesakes_stay_apart(store: Store, tmp_path: Path) -> None:
     # "Her father died in 1559" is about her father, not her: a mention on her page
     assert not any("Her father died" in f for f in _facts(queen))
     assert any("Her father died" in m for m in _mentions(queen))
+    # Two articles open with the same bare regnal name: it is each one's own subject, no page
+    # gathering both lives
+    assert "William II" not in pages
+    assert any("died 1226" in f for f in _facts(pages["William II, Count of Perche"]))
+    assert any("1196 – 3 September 1231" in f for f in _facts(pages["William II of Dampierre"]))
     # Two qualified titles open with the same bare name: it declares neither, and each article
     # keeps its own sentences
     architect = pages["James Adam (architect)"][1].text

@@ -389,9 +389,37 @@ def english_mentions(
                 )
             )
         i = j
+    out = _own_subject(out, about, sentences, own_names)
     lower = frozenset(f for t, f in zip(toks, folded, strict=True) if t[0][:1].islower())
     titles = {m.key: t for m in out if m.gaz is None for t in _single_titles(gaz, m.key)}
     return _coref(out, about, about_person, lower, titles)
+
+
+def _own_subject(
+    mentions: list[Mention], about: str, sentences: Sequence[Sentence], own_names: set[str]
+) -> list[Mention]:
+    """Names that are the document's own subject under a shorter name: the head of its title
+    anywhere in it ("William II" in "William II, Count of Perche"), and the name its first
+    sentence opens with when the title begins with it ("William II (1196 – 1231) was the lord
+    of Dampierre" in "William II of Dampierre"). Namesakes with other titles keep apart."""
+    if not about:
+        return mentions
+    key = fold(about)
+    base = fold(split_qualifier(about)[0]).split()
+    opening = sentences[0].start if sentences else -1
+    first = next((s for s in sentences if not s.text.lstrip().startswith("#")), None)
+    if first is not None:
+        opening = first.start + len(first.text) - len(first.text.lstrip())
+    out: list[Mention] = []
+    for m in mentions:
+        words = fold(m.surface).split()
+        mine = fold(m.surface) in own_names or (
+            m.start == opening and len(words) >= 2 and base[: len(words)] == words
+        )
+        if mine and m.key != key:
+            m = Mention(key, m.surface, m.kind, m.sent, m.start, m.end, True, m.central, m.weak)
+        out.append(m)
+    return out
 
 
 def _single_titles(gaz: Gazetteer, key: str) -> list[str]:
