@@ -218,6 +218,8 @@ def test_namesakes_stay_apart(store: Store, tmp_path: Path) -> None:
     assert any("1295–1342" in f for f in _facts(countess))
     assert "1295" not in queen[1].text, queen[1].text
     assert "1553" not in countess[1].text
+    # and the countess's page does not take the queen's title as an alias
+    assert "Margaret of Valois" not in countess[1].meta.aliases
     assert queen[0].startswith("/people/")
     assert countess[0].startswith("/people/")
     # "Her father died in 1559" is about her father, not her: a mention on her page

@@ -620,6 +620,8 @@ def aliases(
             continue
         if key in own_words and len(own_words) > 1 and parts.get(key, 0) > 1:
             continue  # "Nick" for Nick Carter when Nick Drake is in the kb too
+        if variants.get(key, ent.key) != ent.key or (key in display and key != ent.key):
+            continue  # another title's name: its own page ("The Trail of the Lonesome Pine")
         names.add(s)
     base, qual = ents.split_qualifier(ent.name)
     if qual and variants.get(ents.fold(base)) == ent.key:
