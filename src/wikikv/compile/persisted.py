@@ -25,6 +25,7 @@ full derive of the same documents.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,6 +208,7 @@ class LocalUpdate:
     model: Model
     changed: set[str]
     read: dict[str, int] = field(default_factory=dict)
+    cpu_s: float = 0.0  # CPU time of the update itself (without loading the model for rendering)
 
 
 def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
@@ -303,6 +305,7 @@ class _Add:
 
     def run(self) -> LocalUpdate:
         kb = self.kb
+        cpu = time.process_time()
         raw = self.load.one(_single(kb, "titles"))
         raw_chosen = self.load.one(_single(kb, "chosen"))
         if raw is None or raw_chosen is None:
@@ -473,9 +476,10 @@ class _Add:
             relinked |= set(e.links)
         for k in gone:
             relinked |= set(old_recs[k].links)
+        cpu = time.process_time() - cpu
         model = self._full_model(updated, gone, t_new)
         changed = (set(updated) | relinked) & set(model.entities)
-        return LocalUpdate(model, changed, self.read)
+        return LocalUpdate(model, changed, self.read, cpu)
 
     def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
         """Dimensions and paths of the recomputed entities; returns other members that moved."""

@@ -458,6 +458,7 @@ class Compiler:
                 if local is not None:
                     model = local.model
                     report.model_reads = local.read
+                    report.timings["model_update_cpu"] = local.cpu_s
                 else:
                     derived = derive_full(current, schema)
                     model = derived.model
