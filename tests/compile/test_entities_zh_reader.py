@@ -142,5 +142,9 @@ def test_what_defines_and_what_only_mentions() -> None:
     assert defining_score("平桥村只有一只早出晚归的航船是大船。", ["平桥村"]) == 0
     assert defining_score("闰土是谁呢？", ["闰土"]) == 0
     assert defining_score("母亲叫闰土坐，他迟疑了一回。", ["闰土"]) == 0
+    assert defining_score("“自传”么，我又并非就是阿Ｑ。", ["阿Ｑ"]) == 0
+    assert defining_score("我叫阿毛，没有应。", ["阿毛"]) == 0
+    assert defining_score("〔22〕美国退还的赔款　指庚子赔款。", ["美国"]) == 0
+    assert defining_score("〔３〕　嫦娥　古代神话中的人物。", ["嫦娥"]) > 0
     assert without_note_mark("〔2〕柏生即孙伏园。") == "柏生即孙伏园。"
     assert without_note_mark("“闰土哥，——你来了？”") == "“闰土哥，——你来了？”"

@@ -24,9 +24,15 @@ _COPULA = re.compile(
     r"^(?:[（(][^）)\n]{0,40}[）)])?[，,]?\s*(?:是|乃|即|就是|便是|原是|本是|原名|本名|又名|笔名"
     r"|字|号)(?!不|否|在|从|要|会|能|说)"
 )
-_NAMING_BEFORE = re.compile(r"(?:叫|名叫|叫做|叫作|名为|称为|唤作|便是|就是|即是)$")
+# A naming verb right before the name; not after a negation ("我又并非就是阿Ｑ"), and a bare 叫
+# not after a pronoun ("我叫阿毛，没有应": I called him).
+_NAMING_BEFORE = re.compile(
+    r"(?:(?<![我你他她们])叫|名叫|叫做|叫作|名为|称为|唤作|(?<![非不没未])(?:便是|就是|即是))$"
+)
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
-_GLOSS = re.compile(r"^(?:[（(][^）)\n]{0,40}[）)])?[\s\u3000]*[：:，,]?[\s\u3000]*\S")
+# A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
+# a longer head that starts with the name ("美国退还的赔款　指…").
+_GLOSS = re.compile(r"^(?:[（(][^）)\n]{0,40}[）)])?(?:[\s\u3000]+|[：:，,])[\s\u3000]*\S")
 _LIFESPAN = re.compile(r"^[（(][^）)\n]{0,12}\d{3,4}")
 _NATIVE = re.compile(r"[省县州府市镇乡村]?人[，,。；）)]|人。$")
 _KIND_END = re.compile(

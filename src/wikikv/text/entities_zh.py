@@ -174,6 +174,14 @@ def chinese_mentions(
             continue  # jieba's nr on a short word without a surname: 喝咖啡, 祖传 (not 达尔文)
         if word in reader.KINSHIP or any(ch in reader.NOT_IN_NAME for ch in word):
             continue
+        if (
+            flag == "nt"
+            and known is not None
+            and word in known
+            and len(word) >= 3
+            and reader.kind_by_suffix(word) is None
+        ):
+            continue  # 爱国心, 社会科学, 外国文学: jieba's nt on words no institution ends like
         if kind == "person" and len(word) >= 3 and word[-1] in _SCHOLIUM:
             continue  # 郭璞注 'Guo Pu's note': a name glued to the note it wrote
         if kind == "person" and known is not None and word not in known and _unlikely_name(word):
@@ -219,7 +227,7 @@ def chinese_mentions(
             continue  # jieba's nz: 佛法, 深信, 曙光, 搜神 — a name only with an event's ending
         if (
             kind == "person"
-            and len(word) >= 3
+            and len(word) >= 2  # 唐人 'the people of Tang'
             and word.endswith("人")
             and not word.endswith("夫人")
             and not plain_noun  # 周作人 is a name; 江阴人 is where someone is from
@@ -435,8 +443,10 @@ def _name_evidence(
     when the dictionary knows it or it has two characters — 北京 meets 在/到 somewhere, 之列 never."""
     if reader.fragment_of_longer(word, text):
         return "fragment"  # 亨利 of 亨利·福特
-    if word not in known and reader.in_book_title(word, text):
-        return "fragment"  # 陶庵梦 of 《陶庵梦忆》 (林黛玉 of 《林黛玉日记》 is a name)
+    if reader.in_book_title(word, text) and (
+        word not in known or not reader.name_signs(word, text)
+    ):
+        return "fragment"  # 陶庵梦, 罗诗力 of 《摩罗诗力说》 (林黛玉 of 《林黛玉日记》 is a name)
     if kind == "person":
         somewhere = _whereabouts(word, text, places_at or set())
         if _dictionary_noun(word, known, freq) and not (somewhere or reader.name_signs(word, text)):
@@ -453,11 +463,18 @@ def _name_evidence(
         needs = needs or len(word) == 2 or reader.compound_word(word, known, freq, _SURNAMES)
         return "" if needs else "name"
     if kind == "place":
+        if len(word) == 2 and all(ch in _GENERIC_PLACE for ch in word):
+            return "fragment"  # 城市 'city', 乡村 'village': a common noun, never one place
         if freq.get(word, 0) >= _PLACE_WELL_KNOWN and known.get(word) == "ns":
             return "name"  # 湖北, 上海: places everyone knows, whatever this text does
         if (word in known or len(word) == 2) and not reader.place_evidence(word, text):
             return ""
     return "name"
+
+
+_ORDINAL_BEFORE = re.compile(r"第[一二三四五六七八九十百\d]+[次届]$")
+# Characters that each name a kind of settlement: two of them make a common noun (城市, 乡村).
+_GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")
 
 
 def _owned(word: str, text: str, owners_end: set[int]) -> bool:
@@ -469,7 +486,9 @@ def _owned(word: str, text: str, owners_end: set[int]) -> bool:
     start = text.find(word)
     while start >= 0:
         total += 1
-        if start in owners_end or text[start - 1 : start] in ("的", "之"):
+        ordinal = _ORDINAL_BEFORE.search(text, max(0, start - 6), start)
+        at = ordinal.start() if ordinal else start  # 国民党第一次全国代表大会
+        if at in owners_end or text[at - 1 : at] in ("的", "之"):
             owned += 1
         start = text.find(word, start + len(word))
     return total > 0 and owned * 3 >= total

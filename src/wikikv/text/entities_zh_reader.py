@@ -199,7 +199,9 @@ BAD_LAST = frozenset(
 )
 # Agent and abstract endings: 国学家, 文学者, 民众主义, 国民性 are kinds of people or ideas, not
 # names (a name with a person's ending — 七斤嫂 — is not concerned).
-COMMON_ENDINGS = ("者", "家", "们", "性", "派", "界", "式", "化", "论", "学", "主义", "王朝", "礼教")
+COMMON_ENDINGS = (
+    "者", "家", "们", "性", "派", "界", "式", "化", "论", "学", "体", "主义", "王朝", "礼教"
+)  # 体: a form of writing (章回体, 纪传体)
 # Han characters, and capital letters (阿Ｑ, 小Ｄ, S城).
 _GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了是也都就")
 _HAN_RUN = re.compile(r"[\u3400-\u9fffA-ZＡ-Ｚ]+")
