@@ -8,6 +8,7 @@ Usage (``PYTHONPATH=src``):
 
     python evals/luxun/sample_pages.py draw STORE_URL SEED N > skeleton.tsv
     python evals/luxun/sample_pages.py show STORE_URL PATH...   # page text, cited sentences
+    python evals/luxun/sample_pages.py showfile STORE_URL SAMPLE.tsv  # every sampled page
     python evals/luxun/sample_pages.py count STORE_URL          # how many entity pages
 
 ``draw`` writes the label file's columns with ``label`` and ``reason`` empty; the labeller fills
@@ -53,12 +54,16 @@ def draw(kb: KnowledgeBase, seed: int, n: int) -> list[list[str]]:
     return rows
 
 
-def show(kb: KnowledgeBase, path: str, lines: int = 14) -> str:
+def show(kb: KnowledgeBase, path: str, lines: int = 14, width: int = 0) -> str:
+    """A page as a labeller reads it: heading, summary, section heads and quoted sentences
+    (``width``: cut each line to that many characters)."""
     rec = kb.get(path)
     if not isinstance(rec, FileRecord):
         return f"== {path}: no page"
     body = [ln for ln in rec.text.split("\n") if ln.startswith(("# ", "> ", "## ", "- "))]
     body = [ln for ln in body if not ln.startswith("- [[")]  # related pages and sources
+    if width:
+        body = [ln if len(ln) <= width else ln[: width - 1] + "…" for ln in body]
     return "\n".join([f"== {path}  conf={rec.meta.confidence:g}", *body[:lines]])
 
 
@@ -77,6 +82,11 @@ def main(argv: list[str]) -> None:
     elif cmd == "show":
         for path in argv[2:]:
             print(show(kb, path))
+    elif cmd == "showfile":  # every page of a drawn sample, compactly
+        with open(argv[2], encoding="utf-8") as f:
+            rows = [ln.split("\t") for ln in f if ln.strip() and not ln.startswith("#")]
+        for row in rows[1:]:
+            print(show(kb, row[0], lines=9, width=110))
     else:
         sys.exit(__doc__)
 

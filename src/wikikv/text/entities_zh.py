@@ -443,10 +443,11 @@ def _name_evidence(
     when the dictionary knows it or it has two characters — 北京 meets 在/到 somewhere, 之列 never."""
     if reader.fragment_of_longer(word, text):
         return "fragment"  # 亨利 of 亨利·福特
-    if reader.in_book_title(word, text) and (
-        word not in known or not reader.name_signs(word, text)
-    ):
-        return "fragment"  # 陶庵梦, 罗诗力 of 《摩罗诗力说》 (林黛玉 of 《林黛玉日记》 is a name)
+    if word not in known and reader.in_book_title(word, text):
+        return "fragment"  # 陶庵梦 of 《陶庵梦忆》 (林黛玉 of 《林黛玉日记》 is a name)
+    if kind == "person" and reader.in_book_title(word, text, whole=True):
+        if not reader.name_signs(word, text):
+            return "fragment"  # 罗诗力: only ever a piece of 《摩罗诗力说》 here
     if kind == "person":
         somewhere = _whereabouts(word, text, places_at or set())
         if _dictionary_noun(word, known, freq) and not (somewhere or reader.name_signs(word, text)):

@@ -80,6 +80,8 @@ _ORG_SUFFIX = (
     "书店",
     "书屋",
     "印书馆",
+    "公学",
+    "军校",
     "图书馆",
     "出版社",
     "报馆",
@@ -111,6 +113,7 @@ _ORG_SUFFIX = (
     "院",
     "局",
     "军",
+    "团",
 )
 _PERSON_SUFFIX = (
     "洋鬼子",
@@ -457,9 +460,10 @@ def fragment_of_longer(word: str, text: str) -> bool:
     return False
 
 
-def in_book_title(word: str, text: str) -> bool:
+def in_book_title(word: str, text: str, whole: bool = False) -> bool:
     """Whether ``word`` is mostly a piece of book titles (陶庵梦 of 《陶庵梦忆》): at least half of
-    its occurrences fall inside a 《…》 that is longer than the word."""
+    its occurrences (with ``whole``, all of them) fall inside a 《…》 that is longer than the
+    word."""
     inside = total = 0
     start = text.find(word)
     while start >= 0:
@@ -470,7 +474,7 @@ def in_book_title(word: str, text: str) -> bool:
             if close_at >= 0 and close_at - open_at - 1 > len(word):
                 inside += 1
         start = text.find(word, start + len(word))
-    return total > 0 and inside * 2 >= total
+    return total > 0 and (inside == total if whole else inside * 2 >= total)
 
 
 def _is_han(ch: str) -> bool:
