@@ -104,6 +104,10 @@ def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path
     assert reader.name_signs("闰土", "“闰土，你来了？”")  # addressed
     assert reader.name_signs("七斤", "七斤的女儿六斤。")  # kin
     assert not reader.name_signs("马鞭", "马鞭在空中一响，马便走了。他拿起马鞭。")
+    # a piece of a title only ever inside it (罗诗力 of 《摩罗诗力说》), and not a name inside
+    # a title that stands alone too
+    assert reader.in_book_title("罗诗力", "如《摩罗诗力说》那样。", whole=True)
+    assert not reader.in_book_title("陶渊明", "《陶渊明集》里，陶渊明说。", whole=True)
 
 
 def test_a_journal_with_periodical_evidence_is_an_organization(

@@ -159,7 +159,9 @@ _PERSON_SUFFIX = (
 # names different people in different texts, never a page of its own (刘先生, 章氏, 杨女士).
 SURNAME_HONORIFIC = ("先生", "女士", "小姐", "君", "氏")
 # Common words that end like an organization (会) but name none.
-_NOT_ORG_ENDINGS = ("社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会", "运动会", "当局")
+_NOT_ORG_ENDINGS = (
+    "社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会", "运动会", "当局", "代表团", "集团"
+)  # 代表团 'a delegation', 小集团 'a clique': groups of people, not bodies
 _EVENT_SUFFIX = ("运动", "革命", "战争", "起义", "事变", "事件", "会议", "惨案", "条约")
 _NAME_PREFIX = ("阿", "小", "老")
 # Kinship and role words: a form of address, not a name ("祖母", "四叔" alone are names only
