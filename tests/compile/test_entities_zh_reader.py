@@ -150,5 +150,10 @@ def test_what_defines_and_what_only_mentions() -> None:
     assert defining_score("我叫阿毛，没有应。", ["阿毛"]) == 0
     assert defining_score("〔22〕美国退还的赔款　指庚子赔款。", ["美国"]) == 0
     assert defining_score("〔３〕　嫦娥　古代神话中的人物。", ["嫦娥"]) > 0
+    # the name with an honorific as the subject outranks "…说：这就是刘和珍。"
+    said = "才有人指着一个学生告诉我，说：这就是刘和珍。"
+    own = "在四十余被害的青年之中，刘和珍君是我的学生。"
+    assert defining_score("刘和珍君是我的学生。", ["刘和珍"]) > defining_score(said, ["刘和珍"]) > 0
+    assert defining_score(own, ["刘和珍"]) > defining_score(said, ["刘和珍"])
     assert without_note_mark("〔2〕柏生即孙伏园。") == "柏生即孙伏园。"
     assert without_note_mark("“闰土哥，——你来了？”") == "“闰土哥，——你来了？”"
