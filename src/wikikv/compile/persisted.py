@@ -107,14 +107,12 @@ def _single(kb: KnowledgeBase, name: str) -> bytes:
 
 
 def mention_terms(m: MentionOut) -> set[str]:
-    """The keys a mention is indexed under: its key, the rest after an honorific, and for a
-    declared alias its folded surface — every table entry its resolution reads."""
-    out = {m.key}
+    """The keys a mention is indexed under: its key, the rest after an honorific, and its folded
+    surface — every title-table entry its resolution, or its entity's alias rules, read."""
+    out = {m.key, ents.fold(m.surface)}  # the surface: aliases exclude another title's name
     parts = m.key.split(" ", 1)
     if len(parts) == 2 and parts[0].rstrip(".") in ents.HONORIFICS:
         out.add(parts[1])
-    if m.kind == ents.ALIAS_KIND:
-        out.add(ents.fold(m.surface))
     return out
 
 
