@@ -370,7 +370,7 @@ class ScriptedLLMServer:
         self._lock = threading.Lock()
         self._in_flight = 0
         self.max_in_flight = 0
-        self._stopping = threading.Event()
+        self._released = threading.Event()  # set: delayed replies go at once
         self._httpd = ThreadingHTTPServer((host, port), _make_handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # slow handlers must not hold up stop()
@@ -402,7 +402,7 @@ class ScriptedLLMServer:
         return self
 
     def stop(self) -> None:
-        self._stopping.set()  # wakes slow replies
+        self._released.set()  # wakes slow replies
         self._httpd.shutdown()
         self._httpd.server_close()
         if self._thread is not None:
@@ -467,8 +467,13 @@ class ScriptedLLMServer:
             return SCENARIOS[scenario](request)
         return self.default(request)
 
+    def release(self) -> None:
+        """Send every delayed reply now, and later ones without their delay: a test holds a
+        client inside a call with ``slow(reply, long)`` until it has done what it must."""
+        self._released.set()
+
     def _wait(self, seconds: float) -> None:
-        self._stopping.wait(seconds)
+        self._released.wait(seconds)
 
 
 def _make_handler(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:

@@ -2,10 +2,13 @@
 cancellation.
 
 A job's state is a record in its kb's system keyspace (``S`` + ``job/<id>``), written past the
-cache tiers, so ``GET /v1/kbs/{kb}/jobs/{id}`` answers from any worker process, and a cancel
-request (a flag on that record) reaches the worker that runs the job: the job's progress hook
-reads the flag at most every ``POLL`` seconds and stops the compile with :class:`JobCancelled`
-— the same stop as a kill, which the compile resumes from when it is started again.
+cache tiers, so ``GET /v1/kbs/{kb}/jobs/{id}`` answers from any worker process. A cancel request
+is a record of its own (``job/<id>/cancel``), which only the request writes: the job thread
+rewrites its state record on every progress step, and a flag kept on that record could be
+overwritten by a save that read it just before the request. The job's progress hook reads the
+flag on every phase change and at most every ``POLL`` seconds, and stops the compile with
+:class:`JobCancelled` — the same stop as a kill, which the compile resumes from when it is
+started again.
 """
 
 from __future__ import annotations
@@ -63,11 +66,21 @@ def _key(kb: str, job_id: str) -> bytes:
     return KBKeys(kb).system(_RECORD + job_id)
 
 
+def _cancel_key(kb: str, job_id: str) -> bytes:
+    return KBKeys(kb).system(_RECORD + job_id + "/cancel")
+
+
 def load_job(backend: Backend, kb: str, job_id: str) -> Job:
     item = engine(backend).get(_key(kb, job_id)) if job_id.isalnum() else None
     if item is None:
         raise NotFound(f"no job {job_id!r} in kb {kb!r}")
-    return _dec.decode(item.value)
+    job = _dec.decode(item.value)
+    job.cancel_requested = _cancel_asked(backend, kb, job_id)
+    return job
+
+
+def _cancel_asked(backend: Backend, kb: str, job_id: str) -> bool:
+    return engine(backend).get(_cancel_key(kb, job_id)) is not None
 
 
 def _save(backend: Backend, job: Job) -> None:
@@ -79,8 +92,8 @@ def request_cancel(backend: Backend, kb: str, job_id: str) -> Job:
     """Flag a job for cancellation; a finished job is left as it is."""
     job = load_job(backend, kb, job_id)
     if job.state in ("queued", "running"):
+        engine(backend).put_if(_cancel_key(kb, job_id), b"1")
         job.cancel_requested = True
-        _save(backend, job)
     return job
 
 
@@ -134,7 +147,7 @@ class JobRunner:
             if not changed and now - last[0] < POLL:
                 return
             last[0] = now
-            if load_job(kb.backend, kb.name, job.id).cancel_requested:
+            if _cancel_asked(kb.backend, kb.name, job.id):
                 raise JobCancelled(f"job {job.id} was cancelled during {phase}")
             _save(kb.backend, job)
 
@@ -146,12 +159,12 @@ class JobRunner:
 
         job.state = "running"
         _save(kb.backend, job)
+        provider: Any = None
         try:
-            if load_job(kb.backend, kb.name, job.id).cancel_requested:
+            if _cancel_asked(kb.backend, kb.name, job.id):
                 raise JobCancelled(f"job {job.id} was cancelled before it started")
-            compiler = Compiler(
-                kb, _provider(self.llm, kb), gated(), progress=self._progress(kb, job)
-            )
+            provider = _provider(self.llm, kb)
+            compiler = Compiler(kb, provider, gated(), progress=self._progress(kb, job))
             if job.kind == "remove":
                 report = compiler.remove([str(d) for d in payload])
             else:
@@ -177,7 +190,12 @@ class JobRunner:
         except Exception as exc:  # a job thread must always leave a final state behind
             job.state = "failed"
             job.error = JobError("internal_error", str(exc), type(exc).__name__)
-        job.cancel_requested = load_job(kb.backend, kb.name, job.id).cancel_requested
+        finally:
+            # The model client's connections go with the job, however it ended.
+            client = getattr(provider, "llm", None)
+            if client is not None and hasattr(client, "close"):
+                client.close()
+        job.cancel_requested = _cancel_asked(kb.backend, kb.name, job.id)
         _save(kb.backend, job)
 
 
