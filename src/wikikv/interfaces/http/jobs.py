@@ -24,10 +24,10 @@ from typing import Any
 
 import msgspec
 
-from wikikv.errors import ConflictError, JobCancelled, NotFound, WikiKVError
+from wikikv.errors import JobCancelled, NotFound, WikiKVError
 from wikikv.interfaces.http.errors import classify
 from wikikv.store.apikeys import engine
-from wikikv.store.backends.base import ABSENT, Backend
+from wikikv.store.backends.base import Backend
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import KBKeys
 
@@ -84,21 +84,10 @@ def _cancel_asked(backend: Backend, kb: str, job_id: str) -> bool:
 
 
 def _save(backend: Backend, job: Job) -> None:
-    """Write ``job``, keeping a cancel request stored meanwhile: the runner's copy is older than a
-    DELETE that flagged the record, so a plain put would drop the flag (the job then ran to the
-    end). Compare-and-set on the record's version, retried on conflict."""
-    store = engine(backend)
-    key = _key(job.kb, job.id)
-    while True:
-        item = store.get(key)
-        if item is not None and _dec.decode(item.value).cancel_requested:
-            job.cancel_requested = True
-        job.updated_at = time.time()
-        try:
-            store.put_if(key, _enc.encode(job), ABSENT if item is None else item.version)
-            return
-        except ConflictError:
-            continue  # written in between (a cancel request): read it again
+    """Write the job's state record (a plain put: the cancel request lives in its own record,
+    which this write never touches, so the runner's older copy cannot drop it)."""
+    job.updated_at = time.time()
+    engine(backend).put_if(_key(job.kb, job.id), _enc.encode(job))
 
 
 def request_cancel(backend: Backend, kb: str, job_id: str) -> Job:
