@@ -46,6 +46,16 @@ def test_direct_answer_needs_agreement_lint_and_fresh_sources(kb: KnowledgeBase)
     assert direct_page(kb, "What is Inception?") is None
 
 
+def test_a_page_that_holds_only_part_of_the_question_does_not_answer_it(kb: KnowledgeBase) -> None:
+    # Inception's page (lint passed, named, top of the search) says who directed the film, not
+    # the director's nationality: a second hop, left to the evidence path across the kb.
+    q = "What is the nationality of the director of the 2010 film Inception?"
+    assert direct_page(kb, q) is not None
+    assert ask(kb, q).mode == "evidence"
+    # What the page holds whole is still answered from it.
+    assert ask(kb, "Who directed Inception?").mode == "direct"
+
+
 def test_offline_answer_quotes_the_best_sentences_with_their_citations(kb: KnowledgeBase) -> None:
     answer = ask(kb, "Who directed Dunkirk?", allow_direct=False)
     assert answer.mode == "evidence"

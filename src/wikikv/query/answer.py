@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +109,7 @@ class Vote:
     llm_calls: int = 0
     tokens: int = 0
     reason: str = ""
+    other_names: set[str] = field(default_factory=set)  # names of every page the question names
 
 
 TieBreak = Callable[[str, list[FileRecord]], tuple[str | None, int]]
@@ -135,6 +136,7 @@ def vote(kb: KnowledgeBase, question: str, tie_break: TieBreak | None = None) ->
             named.append(rec)
     top = records.get(hits[0].path)
     out = Vote(top=hits[0].path, named=named[0].path if len(named) == 1 else "")
+    out.other_names = {n for rec in named for n in (rec.meta.title, *rec.meta.aliases) if n}
     if len(named) != 1 or top is None:
         out.reason = "no single page is named" if len(named) != 1 else "the top hit is gone"
         return out
@@ -195,7 +197,13 @@ def llm_tie_break(provider: object) -> TieBreak | None:
     return choose
 
 
-def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) -> Answer | None:
+def _direct(
+    kb: KnowledgeBase,
+    page: FileRecord,
+    question: str,
+    started: float,
+    named: Iterable[str] = (),
+) -> Answer | None:
     """The page's answer: its sentences holding what the question asks besides the page's name;
     its summary when the question asks only about the subject ("Who is X?"); None (fall
     through to the evidence) when the question asks more and no sentence of the page holds it."""
@@ -213,11 +221,15 @@ def _direct(kb: KnowledgeBase, page: FileRecord, question: str, started: float) 
             stopped_because="direct answer: the sentence that says what the subject is",
         )
     best = best_sentences(question, on_page)
-    names = {t for n in (page.meta.title, *page.meta.aliases) for t in tokenize(n)}
+    names = {t for n in (page.meta.title, *page.meta.aliases, *named) for t in tokenize(n)}
     asked = question_terms(question) - names
     if asked:
         best = [s for s in best if present_terms(asked, s.text)]
-        if not best:
+        covered = set().union(*(present_terms(asked, s.text) for s in best)) if best else set()
+        if len(covered) < len(asked):
+            # The page holds only part of what the question asks besides the names in it
+            # ("Where was the director of X born?" on X's page): the rest is elsewhere, which
+            # the evidence path looks for across the kb.
             return None
     if best:
         text, cites = answer_text(best), _citations(kb, best)
@@ -503,7 +515,9 @@ def _ask(
     if allow_direct and classify(question) != "enumeration":
         v = vote(kb, question, llm_tie_break(provider) if provider is not None else None)
         vote_tokens, vote_calls = v.tokens, v.llm_calls
-        direct = _direct(kb, v.page, question, started) if v.page is not None else None
+        direct = (
+            _direct(kb, v.page, question, started, v.other_names) if v.page is not None else None
+        )
         if direct is not None:
             direct.tokens, direct.llm_calls = v.tokens, v.llm_calls
             direct.stopped_because = f"direct answer: {v.reason}"
