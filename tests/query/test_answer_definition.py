@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.query.wiki_fixture import small_kb
 from wikikv.query.answer import ask
 from wikikv.query.sentences import (
     Sentence,
@@ -14,10 +15,9 @@ from wikikv.query.sentences import (
     definitional,
     definitional_subject,
 )
-from wikikv.search import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 
 STORY = (
     "闰土说。闰土又对我说：这少年便是闰土。"
@@ -57,24 +57,13 @@ def entity(
 
 
 def make_kb() -> tuple[Store, KnowledgeBase]:
-    store = open_store("memory://")
-    kb = store.create_kb("def")
-    kb.set_dir_text("/", "人物与电影。")
-    kb.put("/sources/articles/gx", STORY, FileMeta(kind="article", title="故乡"))
-    kb.put("/sources/articles/et", LEAD, FileMeta(kind="article", title="Emma Thomas"))
     # Summaries that say nothing of who they are (a page with no article of its own).
     pages = {
         "/人物/闰土": entity("闰土", "gx", RUNTU, "在 1 篇文章中提到，如《故乡》。"),
         "/people/Emma Thomas": entity("Emma Thomas", "et", EMMA, "Mentioned in 1 document."),
     }
-    for path, (text, meta) in pages.items():
-        kb.put(path, text, meta)
-    with IndexWriter(kb) as writer:
-        for p in kb.prefix("/"):
-            rec = kb.get(p)
-            if rec is not None and p != "/":
-                writer.add(rec)  # type: ignore[arg-type]
-    return store, kb
+    articles = {"gx": STORY, "et": LEAD}
+    return small_kb("def", "人物与电影。", articles, pages, {"gx": "故乡", "et": "Emma Thomas"})
 
 
 @pytest.fixture

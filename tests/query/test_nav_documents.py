@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.query.wiki_fixture import small_kb
 from wikikv.bench.retrieval import nav_ranking
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import by_citations, cited_counts, fuse, specificity
@@ -14,7 +15,7 @@ from wikikv.query.nav import FEW_SOURCES, OTHER_PAGES, NavResult, nav
 from wikikv.search import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 
 DOCS = {
     # Written about 鲁迅 under his pen name only: the text search for 周树人 cannot find it.
@@ -52,19 +53,7 @@ PAGES = {
 
 
 def make_kb() -> tuple[Store, KnowledgeBase]:
-    store = open_store("memory://")
-    kb = store.create_kb("zh")
-    kb.set_dir_text("/", "一个小小的中文知识库。")
-    for doc, text in DOCS.items():
-        kb.put(f"/sources/articles/{doc}", text, FileMeta(kind="article", title=doc))
-    for path, (text, meta) in PAGES.items():
-        kb.put(path, text, meta)
-    with IndexWriter(kb) as writer:
-        for p in kb.prefix("/"):
-            rec = kb.get(p)
-            if rec is not None and p != "/":
-                writer.add(rec)  # type: ignore[arg-type]
-    return store, kb
+    return small_kb("zh", "一个小小的中文知识库。", DOCS, PAGES)
 
 
 @pytest.fixture

@@ -8,14 +8,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.query.wiki_fixture import small_kb
 from wikikv.bench.retrieval import nav_ranking
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import declared_names, qualifiers
 from wikikv.query.nav import nav
-from wikikv.search import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 
 DOCS = {
     # Texts on 目连戏 and on 绍兴 that spell neither as the question does (目莲, 会稽): only the
@@ -64,19 +64,7 @@ PAGES = {
 
 
 def make_kb() -> tuple[Store, KnowledgeBase]:
-    store = open_store("memory://")
-    kb = store.create_kb("zh")
-    kb.set_dir_text("/", "一个小小的中文知识库。")
-    for doc, text in DOCS.items():
-        kb.put(f"/sources/articles/{doc}", text, FileMeta(kind="article", title=doc))
-    for path, (text, meta) in PAGES.items():
-        kb.put(path, text, meta)
-    with IndexWriter(kb) as writer:
-        for p in kb.prefix("/"):
-            rec = kb.get(p)
-            if rec is not None and p != "/":
-                writer.add(rec)  # type: ignore[arg-type]
-    return store, kb
+    return small_kb("zh", "一个小小的中文知识库。", DOCS, PAGES)
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from wikikv.search import IndexWriter
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
@@ -109,11 +111,37 @@ def build(kb: KnowledgeBase) -> None:
         kb.put(path, text, meta)
     kb.set_dir_text("/films", "Films")
     kb.set_dir_text("/people", "People in film")
+    index_all(kb)
+
+
+def index_all(kb: KnowledgeBase) -> None:
+    """Index every page and directory of ``kb`` for search."""
     with IndexWriter(kb) as writer:
         for p in kb.prefix("/"):
             rec = kb.get(p)
             if rec is not None and p != "/":
                 writer.add(rec)  # type: ignore[arg-type]
+
+
+def small_kb(
+    name: str,
+    overview: str,
+    articles: Mapping[str, str],
+    pages: Mapping[str, tuple[str, FileMeta]],
+    titles: Mapping[str, str] | None = None,
+) -> tuple[Store, KnowledgeBase]:
+    """A memory kb of ``articles`` (id → text; titled by ``titles`` or their id) and hand-made
+    ``pages`` (path → (text, meta)), indexed."""
+    store = open_store("memory://")
+    kb = store.create_kb(name)
+    kb.set_dir_text("/", overview)
+    for doc, text in articles.items():
+        title = (titles or {}).get(doc, doc)
+        kb.put(f"/sources/articles/{doc}", text, FileMeta(kind="article", title=title))
+    for path, (text, meta) in pages.items():
+        kb.put(path, text, meta)
+    index_all(kb)
+    return store, kb
 
 
 def make_store(url: str = "memory://") -> tuple[Store, KnowledgeBase]:
