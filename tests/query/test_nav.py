@@ -8,7 +8,7 @@ import pytest
 
 from tests.query.wiki_fixture import make_store
 from wikikv.query.budget import Budget
-from wikikv.query.nav import NavResult, classify, coverage, nav
+from wikikv.query.nav import FIRST_EVIDENCE_READS, NavResult, classify, coverage, nav
 from wikikv.store.kb import KnowledgeBase
 
 
@@ -114,9 +114,19 @@ def test_coverage_is_the_extractive_needs_deeper_signal() -> None:
     assert coverage("Inception director spouse", "Inception") < 0.5
 
 
-def test_a_time_budget_still_returns_the_root(kb: KnowledgeBase) -> None:
-    results = list(nav(kb, "Emma Thomas", Budget(ms=0.0)))
-    assert [r.level for r in results] == ["index"]
+def test_a_spent_time_budget_still_returns_the_root_and_the_first_evidence(
+    kb: KnowledgeBase,
+) -> None:
+    # However slow the machine, the first answer of the anytime operator arrives: the root and
+    # the first evidence, and nothing after it.
+    budget = Budget(ms=0.0)
+    results = list(nav(kb, "Emma Thomas", budget))
+    assert results[0].level == "index"
+    assert results[-1].level == "entity"
+    assert results[-1].path == "/people/Emma Thomas"
+    assert budget.reads <= FIRST_EVIDENCE_READS
+    # A read-count budget still caps them.
+    assert [r.level for r in nav(kb, "Emma Thomas", Budget(ms=0.0, max_reads=1))] == ["index"]
 
 
 def test_which_enumerates_only_before_a_plural_and_never_in_either_or() -> None:

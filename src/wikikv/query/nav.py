@@ -703,6 +703,14 @@ def _article_path(source: str) -> str:
     return source if source.startswith("/") else ARTICLES + source
 
 
+# Until nav's first evidence (a page or a text, not the root or a listing) the millisecond clock
+# is not checked, for at most this many reads (the root, one or two searches, name lookups, a
+# listing, the first page): a slow or loaded machine still gets evidence, not only the root
+# overview (Budget.first_reads). A read-count budget still caps them.
+FIRST_EVIDENCE_READS = 8
+_NOT_EVIDENCE = ("index", "dimension")
+
+
 def nav(
     kb: KnowledgeBase,
     query: str,
@@ -712,12 +720,17 @@ def nav(
     candidates: int = 8,
     expand: int = 3,
 ) -> Iterator[NavResult]:
-    """Stream results for ``query`` within ``budget`` (default: 50 ms), coarse to fine."""
+    """Stream results for ``query`` within ``budget`` (default: 50 ms), coarse to fine; the
+    first evidence arrives whatever the clock says (:data:`FIRST_EVIDENCE_READS`)."""
     b = budget if budget is not None else Budget(ms=50.0)
     analyzers_ready(query)
     if b.reads == 0 and b.llm_calls == 0:
         b.restart()  # a fresh budget is for navigating, not for setting up
+        b.first_reads = max(b.first_reads, FIRST_EVIDENCE_READS)  # (a caller's is not topped up)
     with query_scope(kb):  # access statistics of one query (a no-op unless recording)
-        yield from _Nav(
+        for result in _Nav(
             kb, query, b, needs_deeper or extractive_needs_deeper(), candidates, expand
-        ).run()
+        ).run():
+            if b.first_reads and result.level not in _NOT_EVIDENCE:
+                b.first_reads = 0  # the first evidence is out: the clock applies again
+            yield result
