@@ -26,13 +26,20 @@ _NP_END = re.compile(
     r"(?:,|;|:|\(|\)|\.(?:\s|$)|\s(?:of|by|in|from|who|whose|that|which|for|on|with|and|or|"
     r"at|to|based|located|directed|written|produced|released|known|born|situated|founded|"
     r"created|published|starring|where|between|under|near|about|as|since|during|after|"
-    r"before|until|serving|playing|best|featuring|recorded|starring|set|consisting|made)\b)",
+    r"before|until|serving|playing|best|featuring|recorded|starring|set|consisting|made|"
+    r"currently|formerly|previously|originally|mainly|primarily|mostly|also|now|still)\b)",
     re.IGNORECASE,
 )
+_PARTICIPLE = re.compile(r"^[a-z]{2,}ed$")
+_ASIDE = re.compile(r"\s*\([^()]{0,40}\)")  # a parenthesis inside the noun phrase
 _REFERS = re.compile(r"\bmay (?:also )?refer to\b|\bcan refer to\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 # Words that end a noun phrase without naming a kind of thing.
 _NOT_HEAD = {
+    "not",
+    "along",
+    "given",
+    "only",
     "former",
     "retired",
     "professional",
@@ -64,7 +71,6 @@ _NOT_HEAD = {
     "formed",
     "eldest",
     "youngest",
-    "only",
     "same",
     "best",
     "second-largest",
@@ -126,6 +132,8 @@ def plural(noun: str) -> str:
             return low[: -len(end)] + repl
     if re.search(r"[^aeiou]y$", low):
         return low[:-1] + "ies"
+    if re.search(r"[^su]s$", low) and not low.endswith("is"):
+        return low  # already plural: "one of the champions", "one of the colleges"
     if re.search(r"(s|x|z|ch|sh)$", low):
         return low + "es"
     return low + "s"
@@ -140,12 +148,16 @@ def lead_category(sentence: str, title: str = "") -> str:
     m = _COPULA.search(text)
     if m is None or m.start() > 160:
         return ""
-    rest = text[m.end() :]
+    rest = _ASIDE.sub("", text[m.end() :])  # "football (soccer) player" is a player
     end = _NP_END.search(rest)
     phrase = rest[: end.start()] if end else rest[:80]
     words = _WORD.findall(phrase)
     # Drop trailing words that are not heads ("a former member" has no head here).
-    while words and (words[-1].lower() in _NOT_HEAD or not words[-1][:1].islower()):
+    while words and (
+        words[-1].lower() in _NOT_HEAD
+        or not words[-1][:1].islower()
+        or _PARTICIPLE.match(words[-1])  # "a video game developed by …": the game
+    ):
         words.pop()
     if not words or len(words) > 7:
         return ""
@@ -325,7 +337,7 @@ def _phrase(sentence: str) -> str:
     m = _COPULA.search(sentence[:400])
     if m is None:
         return ""
-    rest = sentence[m.end() : m.end() + 120]
+    rest = _ASIDE.sub("", sentence[m.end() : m.end() + 120])
     end = _NP_END.search(rest)
     return rest[: end.start()] if end else rest
 
