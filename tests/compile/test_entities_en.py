@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.compile.wiki_pages import pages_by_title, section
 from wikikv.compile.check import check
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.records import FileRecord
 from wikikv.store.store import Store, open_store
 from wikikv.text.digest import split_sentences
 from wikikv.text.entities import Gazetteer, english_mentions
@@ -39,39 +40,12 @@ def _build(store: Store, tmp_path: Path, docs: list[dict[str, str]]) -> Knowledg
     return kb
 
 
-def _pages(kb: KnowledgeBase) -> dict[str, tuple[str, FileRecord]]:
-    """Entity pages by title: (path, record)."""
-    out: dict[str, tuple[str, FileRecord]] = {}
-    stack = [p for p in kb.ls_all("/").child_paths() if not p.startswith("/sources")]
-    while stack:
-        p = stack.pop()
-        rec = kb.get(p)
-        if isinstance(rec, DirRecord):
-            stack += kb.ls_all(p).child_paths()
-        elif isinstance(rec, FileRecord):
-            out[rec.meta.title] = (p, rec)
-    return out
-
-
-def _section(text: str, heading: str) -> list[str]:
-    lines = text.split("\n")
-    if heading not in lines:
-        return []
-    out = []
-    for line in lines[lines.index(heading) + 1 :]:
-        if line.startswith("## "):
-            break
-        if line.startswith("- "):
-            out.append(line)
-    return out
-
-
 def _facts(page: tuple[str, FileRecord]) -> list[str]:
-    return _section(page[1].text, "## Key Facts")
+    return section(page[1].text, "## Key Facts")
 
 
 def _mentions(page: tuple[str, FileRecord]) -> list[str]:
-    return _section(page[1].text, "## Mentioned In")
+    return section(page[1].text, "## Mentioned In")
 
 
 # London has no article here; two articles say something of it, one with London as the subject
@@ -96,7 +70,7 @@ CITY = [
 def test_a_sentence_about_a_name_without_article_is_its_key_fact(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = _pages(_build(store, tmp_path, CITY))
+    pages = pages_by_title(_build(store, tmp_path, CITY))
     london = pages["London"]
     facts = _facts(london)
     # the subject after an opening clause ("During the floods of 1952–1953, London lost ...")
@@ -136,7 +110,7 @@ COACH = [
 def test_a_person_without_article_is_typed_from_context_and_keeps_his_sentences(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = _pages(_build(store, tmp_path, COACH))
+    pages = pages_by_title(_build(store, tmp_path, COACH))
     path, _ = coach = pages["Walter O'Hara"]
     assert path.startswith("/people/"), path  # "head coach Walter O'Hara": a person
     facts = _facts(coach)
@@ -210,7 +184,7 @@ VALOIS = [
 
 
 def test_namesakes_stay_apart(store: Store, tmp_path: Path) -> None:
-    pages = _pages(_build(store, tmp_path, VALOIS))
+    pages = pages_by_title(_build(store, tmp_path, VALOIS))
     queen = pages["Margaret of Valois"]
     countess = pages["Margaret of Valois, Countess of Blois"]
     # The countess's article names her by the head of its title: its sentences are hers, and
@@ -283,13 +257,13 @@ def test_a_sentence_several_sources_repeat_with_other_punctuation_is_quoted_once
             "Leeds in 1998 – “the loudest band in Yorkshire”.",
         },
     ]
-    page = _pages(_build(store, tmp_path, docs))["Pale Lanterns"][1].text
+    page = pages_by_title(_build(store, tmp_path, docs))["Pale Lanterns"][1].text
     quoted = [ln for ln in page.split("\n") if ln.startswith("- ")]
     assert sum("loudest band in Yorkshire" in ln for ln in quoted) == 1, page
 
 
 def test_a_declared_full_name_is_an_alias_not_a_second_page(store: Store, tmp_path: Path) -> None:
-    pages = _pages(_build(store, tmp_path, CLUB))
+    pages = pages_by_title(_build(store, tmp_path, CLUB))
     assert "Arsenal Football Club" not in pages
     club = pages["Arsenal F.C."]
     assert "Arsenal Football Club" in club[1].meta.aliases
@@ -314,7 +288,7 @@ PRESENTERS = [
 
 
 def test_first_and_middle_names_of_longer_names_get_no_page(store: Store, tmp_path: Path) -> None:
-    pages = _pages(_build(store, tmp_path, PRESENTERS))
+    pages = pages_by_title(_build(store, tmp_path, PRESENTERS))
     assert "Christopher James" not in pages, sorted(pages)
     assert "Christopher James Evans" in pages["Chris Evans (presenter)"][1].meta.aliases
     assert "Christopher James Weidman" in pages["Chris Weidman"][1].meta.aliases

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.compile.pipeline import Compiler
-from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import DirRecord, FileRecord
+from tests.compile.wiki_pages import build_zh_folder, pages_by_title
+from wikikv.store.records import DirRecord
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score, without_note_mark
@@ -72,31 +71,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def _build(store: Store, tmp_path: Path, name: str, files: dict[str, str]) -> KnowledgeBase:
-    corpus = tmp_path / name / "文集"
-    corpus.mkdir(parents=True)
-    for title, text in files.items():
-        (corpus / f"{title}.md").write_text(text, encoding="utf-8")
-    kb = store.create_kb(name)
-    Compiler(kb).build(tmp_path / name)
-    return kb
-
-
-def _pages(kb: KnowledgeBase) -> dict[str, tuple[str, FileRecord]]:
-    out: dict[str, tuple[str, FileRecord]] = {}
-    stack = [p for p in kb.ls_all("/").child_paths() if not p.startswith("/sources")]
-    while stack:
-        p = stack.pop()
-        rec = kb.get(p)
-        if isinstance(rec, DirRecord):
-            stack += kb.ls_all(p).child_paths()
-        elif isinstance(rec, FileRecord):
-            out[rec.meta.title] = (p, rec)
-    return out
-
-
 def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path: Path) -> None:
-    pages = _pages(_build(store, tmp_path, "carter", {"赶车": CARTER, "赶集": MARKET}))
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "carter", {"赶车": CARTER, "赶集": MARKET}))
     assert "阿贵" in pages  # speaks: a name
     assert pages["阿贵"][0].startswith("/人物/")
     assert "马鞭" not in pages  # acts, but shows no sign of a name
@@ -113,7 +89,7 @@ def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path
 def test_a_journal_with_periodical_evidence_is_an_organization(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = _pages(_build(store, tmp_path, "essays", {"说山风": ESSAY_A, "再说山风": ESSAY_B}))
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "essays", {"说山风": ESSAY_A, "再说山风": ESSAY_B}))
     assert "山风" in pages
     assert pages["山风"][0].startswith("/机构/")
     # a council a text always gives an owner (北京大学评议会) is an organ, not one body
@@ -123,7 +99,7 @@ def test_a_journal_with_periodical_evidence_is_an_organization(
 def test_a_page_without_its_own_article_is_summarised_by_its_definition(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = _pages(_build(store, tmp_path, "village", {"赶车": CARTER, "赶集": MARKET}))
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "village", {"赶车": CARTER, "赶集": MARKET}))
     path, page = pages["石桥村"]
     assert path.startswith("/地点/")
     assert page.meta.summary == "那地方叫石桥村，是一个临河的小村庄。"

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title, section
 from wikikv.compile.check import check
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.records import FileRecord
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence, lead_sentence
@@ -74,36 +75,6 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def _entity_pages(kb: KnowledgeBase) -> dict[str, FileRecord]:
-    out: dict[str, FileRecord] = {}
-    stack = [p for p in kb.ls_all("/").child_paths() if not p.startswith("/sources")]
-    while stack:
-        p = stack.pop()
-        rec = kb.get(p)
-        if isinstance(rec, DirRecord):
-            stack += kb.ls_all(p).child_paths()
-        elif isinstance(rec, FileRecord):
-            out[p] = rec
-    return out
-
-
-def _by_name(pages: dict[str, FileRecord]) -> dict[str, tuple[str, FileRecord]]:
-    return {rec.meta.title: (path, rec) for path, rec in pages.items()}
-
-
-def _section(text: str, heading: str) -> list[str]:
-    lines = text.split("\n")
-    if heading not in lines:
-        return []
-    out = []
-    for line in lines[lines.index(heading) + 1 :]:
-        if line.startswith("## "):
-            break
-        if line.startswith("- "):
-            out.append(line)
-    return out
-
-
 @pytest.fixture
 def story_kb(store: Store, tmp_path: Path) -> KnowledgeBase:
     corpus = tmp_path / "zh" / "小说"
@@ -117,7 +88,7 @@ def story_kb(store: Store, tmp_path: Path) -> KnowledgeBase:
 def test_single_document_protagonist_gets_a_page_and_common_words_do_not(
     story_kb: KnowledgeBase,
 ) -> None:
-    pages = _by_name(_entity_pages(story_kb))
+    pages = pages_by_title(story_kb)
     assert "桂生嫂" in pages  # named in one document only
     assert "阿福" in pages
     for common in ("时候", "孩子", "女人", "眼睛", "孩子们", "掌柜"):
@@ -126,7 +97,7 @@ def test_single_document_protagonist_gets_a_page_and_common_words_do_not(
 
 
 def test_types_follow_suffixes(story_kb: KnowledgeBase) -> None:
-    pages = _by_name(_entity_pages(story_kb))
+    pages = pages_by_title(story_kb)
     assert pages["桂生嫂"][0].startswith("/人物/")
     assert pages["石桥村"][0].startswith("/地点/")  # a village is never filed under people
     assert pages["长兴酒店"][0].startswith("/地点/")
@@ -140,10 +111,10 @@ def test_types_follow_suffixes(story_kb: KnowledgeBase) -> None:
 
 
 def test_facts_are_about_the_subject_and_mentions_go_apart(story_kb: KnowledgeBase) -> None:
-    pages = _by_name(_entity_pages(story_kb))
+    pages = pages_by_title(story_kb)
     page = pages["桂生嫂"][1].text
-    facts = _section(page, "## 要点")
-    mentioned = _section(page, "## 提及")
+    facts = section(page, "## 要点")
+    mentioned = section(page, "## 提及")
     assert any("桂生嫂说：“我的阿福不见了。”" in f for f in facts)
     # a pronoun sentence right after her is about her
     assert any("她便走到长兴酒店的门口" in f for f in facts)
@@ -151,7 +122,7 @@ def test_facts_are_about_the_subject_and_mentions_go_apart(story_kb: KnowledgeBa
     assert not any("掌柜说" in f for f in facts)
     assert any("掌柜说" in m for m in mentioned)
     # the brother's sentence is not a fact on 阿福's page
-    afu = _section(pages["阿福"][1].text, "## 要点")
+    afu = section(pages["阿福"][1].text, "## 要点")
     assert not any("阿福的哥哥阿贵" in f for f in afu)
 
 
@@ -162,17 +133,17 @@ def test_sibling_sentence_is_not_a_fact_of_the_page_it_mentions(
     path.write_text("\n".join(json.dumps(d) for d in FAMILY) + "\n", encoding="utf-8")
     kb = store.create_kb("en")
     Compiler(kb).build(path)
-    pages = _by_name(_entity_pages(kb))
+    pages = pages_by_title(kb)
     tom = pages["Tom Carver"][1].text
     mary = pages["Mary Carver"][1].text
     # Mary's article says something about her brother: a fact of his page, not of hers
-    assert any("Her brother, Tom Carver" in f for f in _section(tom, "## Key Facts"))
-    assert not any("Her brother, Tom Carver" in f for f in _section(mary, "## Key Facts"))
-    assert any("Her brother, Tom Carver" in m for m in _section(mary, "## Mentioned In"))
-    assert any("She recorded three albums" in f for f in _section(mary, "## Key Facts"))
+    assert any("Her brother, Tom Carver" in f for f in section(tom, "## Key Facts"))
+    assert not any("Her brother, Tom Carver" in f for f in section(mary, "## Key Facts"))
+    assert any("Her brother, Tom Carver" in m for m in section(mary, "## Mentioned In"))
+    assert any("She recorded three albums" in f for f in section(mary, "## Key Facts"))
     # and what is about Mary never lands on Tom's page as a fact
     assert not any(
-        "Mary Carver is" in f or "She recorded" in f for f in _section(tom, "## Key Facts")
+        "Mary Carver is" in f or "She recorded" in f for f in section(tom, "## Key Facts")
     )
     # "Nick" is the first name of two people in this kb: an alias of neither
     for name in ("Nick Hollis", "Nick Barden"):
@@ -185,7 +156,7 @@ def test_summaries_are_sentences_never_headings(story_kb: KnowledgeBase) -> None
         rec = story_kb.get(path)
         if isinstance(rec, FileRecord):
             assert not rec.meta.summary.startswith("#"), (path, rec.meta.summary)
-    for rec in _entity_pages(story_kb).values():
+    for rec in entity_pages(story_kb).values():
         assert not rec.meta.summary.startswith("#")
         assert "\n> #" not in rec.text
     assert lead_sentence("# Title\n\nThe first real sentence is here.", "en") == (
@@ -220,11 +191,11 @@ def test_a_sentence_several_sources_repeat_is_quoted_once(store: Store, tmp_path
     path.write_text("\n".join(json.dumps(d) for d in docs) + "\n", encoding="utf-8")
     kb = store.create_kb("band")
     Compiler(kb).build(path)
-    for _, rec in _by_name(_entity_pages(kb)).values():
+    for _, rec in pages_by_title(kb).values():
         lines = [ln.rsplit(" [^", 1)[0] for ln in rec.text.split("\n") if ln.startswith("- ")]
         quotes = [ln for ln in lines if not ln.startswith("- [[")]
         assert len(quotes) == len(set(quotes)), rec.text
-    band = _by_name(_entity_pages(kb))["Grey Harbour"][1].text
+    band = pages_by_title(kb)["Grey Harbour"][1].text
     assert sum(line.startswith("- ") and same in line for line in band.split("\n")) == 1
     assert check(kb).ok
 
@@ -237,12 +208,12 @@ def test_a_line_that_only_names_the_entity_is_a_mention_not_a_fact(
         "“明天要涨水了。”\n阿贵的船是祖父留下的，船头漆着红色。\n阿贵说着，把船撑到了对岸。\n"
         "阿贵在渡口住了三十年，从来没有离开过。\n阿贵说。\n阿贵又说：\n“你们城里人不懂。”\n"
     )
-    kb = _build(store, tmp_path, "ferry", {"渡口": story})
-    page = _by_name(_entity_pages(kb))["阿贵"][1].text
-    facts = _section(page, "## 要点")
+    kb = build_zh_folder(store, tmp_path, "ferry", {"渡口": story})
+    page = pages_by_title(kb)["阿贵"][1].text
+    facts = section(page, "## 要点")
     assert any("撑船送人过河" in f for f in facts)
     assert not any(f.startswith(("- 阿贵说。", "- 阿贵又对我说：", "- 阿贵又说：")) for f in facts)
-    assert any(m.startswith("- 阿贵说。") for m in _section(page, "## 提及"))
+    assert any(m.startswith("- 阿贵说。") for m in section(page, "## 提及"))
     assert check(kb).ok
 
 
@@ -259,11 +230,11 @@ def test_no_heading_is_a_fact_summary_or_digest_line(store: Store, tmp_path: Pat
     (corpus / "Sherlock Holmes.md").write_text(HOLMES, encoding="utf-8")
     kb = store.create_kb("en")
     Compiler(kb).build(corpus)
-    pages = _by_name(_entity_pages(kb))
+    pages = pages_by_title(kb)
     watson = pages["John Watson"][1]
     # the article's sentences are still there: the mechanism only drops the heading lines
-    assert any("army surgeon" in f for f in _section(watson.text, "## Key Facts"))
-    recs = list(_entity_pages(kb).values()) + [
+    assert any("army surgeon" in f for f in section(watson.text, "## Key Facts"))
+    recs = list(entity_pages(kb).values()) + [
         r for p in kb.prefix("/sources/") if isinstance(r := kb.get(p), FileRecord)
     ]
     for rec in recs:
@@ -295,20 +266,10 @@ LEGEND = """羿回到家里。羿说：“我回来了。”嫦娥不理他。�
 """
 
 
-def _build(store: Store, tmp_path: Path, name: str, files: dict[str, str]) -> KnowledgeBase:
-    corpus = tmp_path / name / "文集"
-    corpus.mkdir(parents=True)
-    for title, text in files.items():
-        (corpus / f"{title}.md").write_text(text, encoding="utf-8")
-    kb = store.create_kb(name)
-    Compiler(kb).build(tmp_path / name)
-    return kb
-
-
 def test_dictionary_words_need_evidence_and_pieces_of_names_are_no_pages(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = _by_name(_entity_pages(_build(store, tmp_path, "essays", ESSAYS)))
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "essays", ESSAYS))
     assert "罗素" in pages
     assert pages["罗素"][0].startswith("/人物/")
     assert "叶子" not in pages  # a dictionary word no text uses as a name
@@ -343,7 +304,7 @@ def test_kinds_of_people_and_glued_words_are_not_central_names() -> None:
 
 
 def test_one_character_name_and_a_central_book_get_pages(store: Store, tmp_path: Path) -> None:
-    pages = _by_name(_entity_pages(_build(store, tmp_path, "legend", {"奔月": LEGEND})))
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "legend", {"奔月": LEGEND}))
     assert "羿" in pages
     assert pages["羿"][0].startswith("/人物/")
     assert "何典" in pages
