@@ -36,7 +36,6 @@ from wikikv.store.backends.base import ABSENT, Delete, Op, Put
 from wikikv.store.kb import KnowledgeBase, names_of
 from wikikv.store.paths import ROOT, basename, join, parent
 from wikikv.store.records import (
-    DirMeta,
     DirPage,
     DirRecord,
     FileRecord,
@@ -365,12 +364,7 @@ def _link(kb: KnowledgeBase, child: str, is_dir: bool, found: FsckReport) -> Non
     keys = kb.keys
     if rec is None or isinstance(rec, RedirectRecord):
         version = item.version if item is not None else ABSENT
-        new = DirRecord(
-            name=basename(par),
-            path=par,
-            meta=DirMeta(version=version + 1, updated_at=now(), entry_count=1),
-        )
-        lst.add_name(new, name, is_dir)
+        new = lst.missing_parent(par, version, name, is_dir)
         ops: list[Op] = [Put(keys.node(par), encode(new, kb.settings.max_record_bytes), version)]
         ops += kb.index_ops(par, rec, new)
         what = f"created missing directory {par} listing {name}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wikikv.store.paths import join
-from wikikv.store.records import DirPage, DirRecord
+from wikikv.store.paths import basename, join
+from wikikv.store.records import DirMeta, DirPage, DirRecord, now
 
 
 @dataclass
@@ -56,3 +56,16 @@ def remove_name(container: DirRecord | DirPage, name: str) -> bool:
 
 def holds(container: DirRecord | DirPage, name: str) -> bool:
     return name in container.files or name in container.sub_dirs
+
+
+def missing_parent(path: str, version: int, name: str, is_dir: bool) -> DirRecord:
+    """The directory record of a parent that does not exist yet (at key ``version``), written
+    with its first child ``name`` already listed: child before parent at every level."""
+    rec = DirRecord(
+        name=basename(path),
+        path=path,
+        meta=DirMeta(version=version + 1, updated_at=now(), entry_count=1),
+    )
+    add_name(rec, name, is_dir)
+    return rec
+

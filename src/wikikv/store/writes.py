@@ -368,12 +368,7 @@ class KBWrites(KBReads):
             # The parent does not exist yet: write it with the child already listed, then link
             # it into its own parent — still child before parent at every level.
             version = item.version if item is not None else ABSENT
-            new = DirRecord(
-                name=basename(par),
-                path=par,
-                meta=DirMeta(version=version + 1, updated_at=now(), entry_count=1),
-            )
-            lst.add_name(new, name, is_dir)
+            new = lst.missing_parent(par, version, name, is_dir)
             ops: list[Op] = [
                 Put(self.keys.node(par), encode(new, self.settings.max_record_bytes), version)
             ]
