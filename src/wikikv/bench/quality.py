@@ -266,10 +266,15 @@ def run(
         t0 = time.perf_counter()
         ranking = nav_vs_bm25(kb, questions, flat, reads)
         log(f"luxun: nav vs BM25 {ranking['buckets']}")
-        dev = nav_vs_bm25(kb, load_questions(dev_path()), flat, reads)
+        dev_questions = load_questions(dev_path())
+        dev = nav_vs_bm25(kb, dev_questions, flat, reads)
         log(f"luxun dev (d): nav vs BM25 {dev['buckets']['multi']}")
         asked = ask_vs_bm25(kb, [(q.id, q.question, q.answer) for q in questions], sentences, reads)
         log(f"luxun: ask {asked['ask']} vs BM25 sentences {asked['bm25_sentences']}")
+        dev_asked = ask_vs_bm25(
+            kb, [(q.id, q.question, q.answer) for q in dev_questions], sentences, reads
+        )
+        log(f"luxun dev (d): ask {dev_asked['ask']} vs BM25 {dev_asked['bm25_sentences']}")
         result: dict[str, Any] = {
             "benchmark": "quality",
             "machine": machine_info(),
@@ -287,6 +292,7 @@ def run(
             "luxun_nav": ranking,
             "luxun_dev_nav": dev,
             "luxun_ask": asked,
+            "luxun_dev_ask": dev_asked,
             "seconds": round(time.perf_counter() - t0, 2),
         }
     result["english"] = english_sets(english, reads, english_limit, log) if english else []
@@ -339,6 +345,9 @@ def ask_rows(result: dict[str, Any]) -> list[list[object]]:
     rows: list[list[object]] = [
         ["luxun (c)", a["questions"], a["answered"], a["ask"], a["bm25_sentences"]]
     ]
+    if "luxun_dev_ask" in result:
+        d = result["luxun_dev_ask"]
+        rows.append(["luxun dev (d)", d["questions"], d["answered"], d["ask"], d["bm25_sentences"]])
     for res in result["english"]:
         e = res["ask"]
         rows.append([res["dataset"], e["questions"], e["answered"], e["ask"], e["bm25_sentences"]])

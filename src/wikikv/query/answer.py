@@ -31,9 +31,23 @@ from wikikv.llm.prompts import (
 )
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
+from wikikv.query.evidence import cited_counts
+from wikikv.query.focus import (
+    about_relation,
+    in_works,
+    named_works,
+    names_asked,
+    not_about_subject,
+    one_per_source,
+    owners,
+    relation_asked,
+    subject_in,
+    with_names,
+)
 from wikikv.query.nav import ModelNeedsDeeper, NavResult, classify, nav
-from wikikv.query.ops import wiki_read, wiki_search
+from wikikv.query.ops import ARTICLES_DIR, DIGESTS_DIR, wiki_read, wiki_search
 from wikikv.query.sentences import (
+    MAX_SENTENCES,
     Sentence,
     answer_text,
     best_sentences,
@@ -47,6 +61,7 @@ from wikikv.search.tokenize import present_terms
 from wikikv.store.access_stats import query_scope
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
+from wikikv.store.paths import unescape_segment
 from wikikv.store.records import FileRecord
 
 MAX_TOOL_CALLS = 15
@@ -207,6 +222,8 @@ def _direct(
     """The page's answer: its sentences holding what the question asks besides the page's name;
     its summary when the question asks only about the subject ("Who is X?"); None (fall
     through to the evidence) when the question asks more and no sentence of the page holds it."""
+    if relation_asked(question) is not None:
+        return None  # "X的儿子…": the answer is X's relative, not what X's page says of X
     on_page = page_sentences(page.path, page.text, "entity", 0)
     defined = _definition(page, question, on_page)
     if defined is not None:
@@ -294,9 +311,7 @@ def evidence_answer(
         if r.granularity >= 2
         for s in page_sentences(r.path, r.text, r.level, i)
     ]
-    subject = definitional_subject(question)
-    defined = definitional(candidates, [subject]) if subject else None
-    best = [defined] if defined is not None else best_sentences(question, candidates)
+    best = focused_sentences(kb, question, results, candidates, budget)
     spent = "budget spent" if not budget.allows() else "evidence gathered"
     return Answer(
         question=question,
@@ -312,6 +327,108 @@ def evidence_answer(
             else f"{spent}; no sentence of the evidence answers the question"
         ),
     )
+
+
+def focused_sentences(
+    kb: KnowledgeBase,
+    question: str,
+    results: list[NavResult],
+    candidates: list[Sentence],
+    budget: Budget,
+) -> list[Sentence]:
+    """The answer's sentences, as the question narrows them (:mod:`wikikv.query.focus`): what
+    its subject is; one sentence per text for a listing over a named page; the sentences of a
+    work it names; a relative, not the subject itself, for a relation."""
+    subject = definitional_subject(question)
+    defined = definitional(candidates, [subject]) if subject else None
+    if defined is not None:
+        return [defined]
+    if classify(question) == "enumeration":
+        listed = _listing(question, results, candidates)
+        if len(listed) >= 2:
+            return listed
+    works = named_works(question)
+    if works:
+        candidates = (
+            in_works(candidates, works)
+            or in_works(_work_texts(kb, works, budget), works)
+            or candidates
+        )
+    rel = relation_asked(question)
+    who = subject_in(rel, candidates) if rel is not None else None
+    if rel is not None and who is not None:
+        named_by = best_sentences(question, owners(rel, who, candidates), 1)
+        related = about_relation(rel, who, candidates)
+        best = named_by + [s for s in best_sentences(question, related) if s not in named_by]
+        best = best[:MAX_SENTENCES] or best_sentences(
+            question, not_about_subject(rel, who, candidates)
+        )
+        return best
+    if works and names_asked(question) and in_works(candidates, works):
+        named = with_names(candidates, _characters(kb, works, budget))
+        best = best_sentences(question, named)
+        if best or named:
+            return best or named[:1]
+    return best_sentences(question, candidates)
+
+
+def _listing(question: str, results: list[NavResult], candidates: list[Sentence]) -> list[Sentence]:
+    """A listing over the pages the question names: their texts (nav's order of documents, then
+    the pages' most cited sources), each with its best sentence naming the page's subject."""
+    pages = [r for r in results if r.level == "entity" and _named_in(r.title, question)]
+    if not pages:
+        return []
+    order = [_article_of(r.path) for r in results if r.level in ("article", "digest")]
+    for page in pages:
+        counts = cited_counts(page.text)
+        order += sorted(counts, key=lambda s: -counts[s])
+    order = list(dict.fromkeys(order))
+    return one_per_source(
+        order,
+        candidates,
+        [r.title for r in pages],
+        lambda group: best_sentences(question, group, 1),
+    )
+
+
+def _named_in(name: str, question: str) -> bool:
+    return len(fold_name(name)) >= 2 and fold_name(name) in fold_name(question)
+
+
+def _article_of(path: str) -> str:
+    return ARTICLES_DIR + path[len(DIGESTS_DIR) :] if path.startswith(DIGESTS_DIR) else path
+
+
+def _work_pages(kb: KnowledgeBase, work: str) -> list[str]:
+    return [h.path for h in kb.find_names(work, limit=8, exact=True)]
+
+
+def _work_texts(kb: KnowledgeBase, works: list[str], budget: Budget) -> list[Sentence]:
+    """The sentences of the named works' texts that nav did not read (a budgeted read each)."""
+    out: list[Sentence] = []
+    for work in works:
+        for path in _work_pages(kb, work):
+            if not path.startswith(ARTICLES_DIR) or not budget.allows(reads=1):
+                continue
+            budget.charge(reads=1)
+            rec = kb.get(path)
+            if isinstance(rec, FileRecord):
+                out += page_sentences(path, rec.text, "article", 0)
+    return out
+
+
+def _characters(kb: KnowledgeBase, works: list[str], budget: Budget) -> list[str]:
+    """The names of the pages the named works' own pages link to (their characters, places…)."""
+    names: list[str] = []
+    for work in works:
+        for path in _work_pages(kb, work):
+            if path.startswith("/sources") or not budget.allows(reads=1):
+                continue
+            budget.charge(reads=1)
+            rec = kb.get(path)
+            if isinstance(rec, FileRecord):
+                names += [unescape_segment(link.rsplit("/", 1)[-1]) for link in rec.meta.links]
+    return names
 
 
 # ------------------------------------------------------------------- model

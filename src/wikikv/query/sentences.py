@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from wikikv.search import tokenize
-from wikikv.search.tokenize import has_cjk, present_terms
+from wikikv.search.tokenize import has_cjk, present_terms, query_terms
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.5
@@ -240,11 +240,14 @@ _QUESTION_WORD_RUN = re.compile(
 
 
 def question_terms(question: str) -> set[str]:
-    """The question's search terms without its question words. Chinese question words are cut
-    out before tokenizing, so no character pair that straddles one ("叫什" of "叫什么") is
-    left to match every sentence that asks something."""
+    """The question's words without its question words: jieba's words for Chinese, not the
+    character pairs the search adds for unknown words (a pair such as "和丈" of "要和丈夫" matches
+    unrelated texts; on set (d) words answer more questions). Pairs only when the question has
+    no word left. Chinese question words are cut out before tokenizing, so nothing that
+    straddles one ("叫什" of "叫什么") is left to match every sentence that asks something."""
     cut = _QUESTION_WORD_RUN.sub(" ", question)
-    return {t for t in tokenize(cut) if t not in QUESTION_WORDS}
+    words = {t for t, w in query_terms(cut) if w >= 1.0 and t not in QUESTION_WORDS}
+    return words or {t for t in tokenize(cut) if t not in QUESTION_WORDS}
 
 
 def best_sentences(
@@ -301,5 +304,34 @@ def _same_place(a: Sentence, b: Sentence) -> bool:
 
 
 def answer_text(sentences: Sequence[Sentence]) -> str:
-    """The sentences quoted, each with its citation number."""
-    return "\n".join(f"“{s.text}” [{i}]" for i, s in enumerate(sentences, 1))
+    """The sentences quoted, each with its citation number. A sentence cut out of someone's
+    words has its own quotation marks balanced first, so no quote is left open, and a sentence
+    holding double quotes is quoted with corner brackets, so no quote opens twice."""
+    return "\n".join(f"{quoted(s.text)} [{i}]" for i, s in enumerate(sentences, 1))
+
+
+def quoted(text: str) -> str:
+    """One sentence in quotation marks, its own balanced (:func:`balanced`)."""
+    inner = balanced(text)
+    return f"「{inner}」" if "“" in inner or "”" in inner else f"“{inner}”"
+
+
+_OPEN_CLOSE = (("“", "”"), ("‘", "’"), ("「", "」"), ("『", "』"))
+
+
+def balanced(text: str) -> str:
+    """``text`` with its quotation marks paired: a quote the sentence opens and never closes is
+    closed at its end, one it closes without opening is opened at its start (“孔乙己…说道，
+    “不能写罢？” → …说道，“不能写罢？”)."""
+    for opening, closing in _OPEN_CLOSE:
+        depth = unopened = 0
+        for ch in text:
+            if ch == opening:
+                depth += 1
+            elif ch == closing:
+                if depth:
+                    depth -= 1
+                else:
+                    unopened += 1
+        text = opening * unopened + text + closing * depth
+    return text
