@@ -103,3 +103,13 @@ def test_declared_names_and_qualifiers_read_the_text() -> None:
     assert qualifiers("哪些文章写到了绍兴的目连戏？", named) == {"/地点/绍兴"}
     assert qualifiers("目连戏在绍兴的哪些文章里？", named) == set()
     assert qualifiers("绍兴在哪里？", {"/地点/绍兴": ["绍兴"]}) == set()
+
+
+def test_a_name_right_before_another_qualifies_it_unless_something_joins_them() -> None:
+    russia = {"/地点/俄国": ["俄国"], "/人物/阿尔志跋绥夫": ["阿尔志跋绥夫"]}
+    # 俄国 qualifies the writer (a role word between): the writer is the subject.
+    assert qualifiers("俄国作家阿尔志跋绥夫在哪些作品里被谈到？", russia) == {"/地点/俄国"}
+    two = {"/人物/鲁迅": ["鲁迅"], "/人物/陈西滢": ["陈西滢"]}
+    assert qualifiers("鲁迅和陈西滢的论争见于哪些文章？", two) == set()  # two subjects
+    tokyo = {"/人物/鲁迅": ["鲁迅"], "/地点/东京": ["东京"]}
+    assert qualifiers("鲁迅在东京留学时的事写在哪些文章里？", tokyo) == set()  # a place of his

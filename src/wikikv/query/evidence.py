@@ -11,9 +11,13 @@ Two kinds of evidence name documents:
 
 An entity cited by almost every document (the corpus's author, its country) says little about
 any one of them, so a page's ranking weighs by its specificity, an inverse document frequency.
+And a page ranks first the texts it cites that the search over full texts also found — the texts
+holding the question's other words ("《现代评论》收受津贴…"), before those it merely cites more
+often (:func:`by_citations`).
 
-Which named pages count: the question's subject, not its setting — in "绍兴的目连戏" the head
-of the phrase (目连戏) is what is asked about and 绍兴 only qualifies it (:func:`qualifiers`), so
+Which named pages count: the question's subject, not its setting — in "绍兴的目连戏" and "俄国
+作家阿尔志跋绥夫" the head of the phrase (目连戏, 阿尔志跋绥夫) is what is asked about and 绍兴, 俄国
+only qualify it (:func:`qualifiers`), so
 the setting's documents do not compete with the subject's. And the subject under all its names: a
 page that declares another name for its subject ("伊孛生即易卜生", "伊孛生（H. Ibsen）通译易卜生")
 points to the texts written under that name (:func:`declared_names`).
@@ -49,9 +53,13 @@ def cited_counts(text: str) -> dict[str, int]:
 
 
 def by_citations(counts: dict[str, int], order: dict[str, int]) -> list[str]:
-    """Sources most cited first; ties by ``order`` (e.g. the text search's rank), then name."""
+    """A page's sources, those in ``order`` (the documents the search over full texts found,
+    which hold the question's other terms) first, each group most cited first; ties by
+    ``order``, then name. A page cited across a long controversy (陈西滢, 《现代评论》) cites
+    dozens of texts; the ones the question's other words also point to (…收受津贴) are the
+    answer before the ones it merely cites more often."""
     unranked = len(order)
-    return sorted(counts, key=lambda s: (-counts[s], order.get(s, unranked), s))
+    return sorted(counts, key=lambda s: (s not in order, -counts[s], order.get(s, unranked), s))
 
 
 def specificity(cited: int, documents: int) -> float:
@@ -90,16 +98,27 @@ def declared_names(text: str, names: Sequence[str]) -> list[str]:
 
 def qualifiers(question: str, names: Mapping[str, Sequence[str]]) -> set[str]:
     """Of the pages the question names (key → its names), those that only qualify another named
-    page: the name right before 的 with another page's name just after it ("绍兴的目连戏" →
-    绍兴). The head of the phrase is the question's subject; the qualifier is its setting."""
+    page: the name right before another page's name, with at most :data:`QUALIFIED_WITHIN`
+    characters between that neither join nor relate the two ("绍兴的目连戏" → 绍兴; "俄国作家
+    阿尔志跋绥夫" → 俄国; not "鲁迅和陈西滢", not "鲁迅在东京"). The head of the phrase is the
+    question's subject; the qualifier is its setting."""
     out: set[str] = set()
     for key, own in names.items():
         others = [o for k, ns in names.items() if k != key for o in ns if len(o) >= 2]
         for name in own:
             if len(name) < 2:
                 continue
-            for m in re.finditer(re.escape(name) + "的", question):
-                after = question[m.end() :]
-                if any(0 <= after.find(o) <= QUALIFIED_WITHIN for o in others):
-                    out.add(key)
+            for m in re.finditer(re.escape(name), question):
+                after = question[m.end() :].removeprefix("的")
+                for other in others:
+                    at = after.find(other)
+                    if other in name or name in other or not 0 <= at <= QUALIFIED_WITHIN:
+                        continue
+                    if not _LINKS.search(after[:at]):
+                        out.add(key)
     return out
+
+
+# What between two names makes them two subjects or a subject and its place, not a qualifier
+# and its head: a conjunction, a preposition, a verb of being, punctuation.
+_LINKS = re.compile(r"[和与及跟同对在于从到给把被为是说、，,。；;：:？?！!\s]")
