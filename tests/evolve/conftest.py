@@ -16,14 +16,22 @@ from wikikv.testing.evolve_workload import (
 
 
 def build_generated(
-    store: Store, name: str, seed: int, docs: int, fanout: int, queries: int, index: bool = False
+    store: Store,
+    name: str,
+    seed: int,
+    docs: int,
+    fanout: int,
+    queries: int,
+    index: bool = False,
+    semantic: bool = True,
 ) -> KnowledgeBase:
     """A compiled generated wiki with ``queries`` queries recorded: replayed through nav when
     the search index is built, else a generated workload (faster, and the properties do not
-    depend on ranking)."""
+    depend on ranking). ``semantic=False`` builds it without evolution (name ranges)."""
     kb = store.create_kb(name)
     corpus = generated_corpus(seed, docs)
-    Compiler(kb, options=CompileOptions(fanout=fanout, index=index)).add(corpus)
+    options = CompileOptions(fanout=fanout, index=index, semantic_routing=semantic)
+    Compiler(kb, options=options).add(corpus)
     if queries and index:
         replay(kb, generated_queries(corpus, seed, queries))
     elif queries:

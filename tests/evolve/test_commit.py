@@ -1,4 +1,4 @@
-"""Committing a pass: range directories of an older wiki give way to semantic ones, the search
+"""Committing a pass: range directories of a wiki built without evolution give way to semantic ones, the search
 index and wikilinks follow the moved pages, every operator leaves an audit entry, a dry run
 writes nothing, and readers never see a partial directory while a pass runs."""
 
@@ -7,36 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from wikikv.compile import state
-from wikikv.compile.pipeline import CompileOptions, Compiler, CompileReport
-from wikikv.compile.schema import RoutingPlan, plan_ranges
+from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.evolve.commit import evolve_pass
 from wikikv.evolve.cost import Weights
-from wikikv.evolve.layout import load_view
 from wikikv.search.ranking import search
-from wikikv.store.access_stats import load_stats, rekey, save_stats
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
 from wikikv.store.store import open_store
 from wikikv.testing.evolve_workload import EvolvingReads
 
 from .conftest import build_generated, entity_pages
-
-
-def make_legacy(kb: KnowledgeBase) -> None:
-    """Re-route every routed dimension by name ranges, as builds did before semantic routing."""
-    schema = state.load_schema(kb)
-    assert schema is not None
-    view = load_view(kb)
-    for name in list(schema.routing):
-        keys = [m.key for m in view.dims[name].members]
-        cut = plan_ranges(keys, 6)
-        schema.routing[name] = RoutingPlan(los=cut.los, labels=cut.labels)
-    state.write(kb, [state.schema_op(kb, schema)])
-    Compiler(kb, options=CompileOptions(full_render=True)).sync([], set(), CompileReport())
-    # The statistics follow the pages, as they do when a pass moves them.
-    after = {k: e.path for k, e in load_view(kb).model.entities.items()}
-    moves = {e.path: after[k] for k, e in view.model.entities.items() if after[k] != e.path}
-    save_stats(kb, rekey(load_stats(kb), moves))
 
 
 def range_dirs(kb: KnowledgeBase) -> int:
@@ -47,8 +27,7 @@ def range_dirs(kb: KnowledgeBase) -> int:
 
 def test_a_pass_replaces_range_directories_and_everything_follows() -> None:
     with open_store("memory://") as store:
-        kb = build_generated(store, "g", 11, 80, 10, 20, index=True)
-        make_legacy(kb)
+        kb = build_generated(store, "g", 11, 80, 10, 20, index=True, semantic=False)
         before = range_dirs(kb)
         pages = entity_pages(kb)
         assert before > 0
@@ -78,8 +57,7 @@ def test_a_pass_replaces_range_directories_and_everything_follows() -> None:
 def test_no_reader_sees_a_partial_directory_while_passes_run(tmp_path: Path) -> None:
     url = f"lmdb://{tmp_path / 'store'}?sync=false"
     with open_store(url) as store:
-        kb = build_generated(store, "evo", 5, 120, 10, 60)
-        make_legacy(kb)
+        kb = build_generated(store, "evo", 5, 120, 10, 60, semantic=False)
     moved = 0
     with open_store(url) as store:
         kb = store.kb("evo")
@@ -106,10 +84,13 @@ def test_builds_evolve_every_n_ingested_documents() -> None:
     docs = generated_corpus(8, 90)
     with open_store("memory://") as store:
         kb = store.create_kb("c")
-        compiler = Compiler(kb, options=CompileOptions(fanout=10, index=False, after_ingest=every(50)))
+        # Built without evolution, so the pass has name ranges to replace.
+        options = CompileOptions(
+            fanout=10, index=False, after_ingest=every(50), semantic_routing=False
+        )
+        compiler = Compiler(kb, options=options)
         compiler.add(docs[:30])
         assert counter(kb) == 30  # below N: counted, no pass
-        make_legacy(kb)  # give the pass something to do
         report = compiler.add(docs[30:60])
         assert counter(kb) == 0  # N reached: a pass ran and the count restarted
         assert report.evolved > 0

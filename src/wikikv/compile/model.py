@@ -17,7 +17,7 @@ from typing import Protocol
 import msgspec
 
 from wikikv.compile import categories, subjects
-from wikikv.compile.schema import Schema, plan_routing
+from wikikv.compile.schema import Schema, plan_routing, range_routing
 from wikikv.llm.base import MentionOut, PageNotes, SentenceSpan
 from wikikv.store.paths import escape_segment
 from wikikv.text import entities as ents
@@ -650,17 +650,23 @@ def _place(entities: dict[str, Entity], schema: Schema, docs: dict[str, DocAnaly
         keys = [e.key for e in members]
         labels: list[str] | None = None
         chains: dict[str, list[str]] = {}
-        if plan is not None or len(members) > schema.fanout:
+        if (plan is not None and plan.groups) or (
+            len(members) > schema.fanout and schema.semantic_routing
+        ):
             if cats is None:
                 cats = categories.doc_categories(docs)
             chains = {
                 e.key: categories.entity_chain(e, docs, cats, schema.language) for e in members
             }
         if plan is not None:
-            labels = [plan.bucket(e.key, chains[e.key]) for e in members]
+            labels = [plan.bucket(e.key, chains.get(e.key, ())) for e in members]
             counts = Counter(labels)
             if counts and max(counts.values()) > schema.fanout:
                 plan, labels = None, None
+        if plan is None and len(members) > schema.fanout and not schema.semantic_routing:
+            plan = schema.routing[dim] = range_routing(keys, schema.fanout)
+            changed = True
+            labels = [plan.bucket(e.key) for e in members]
         if plan is None and len(members) > schema.fanout:
             starts = {k: categories.start_level(c) for k, c in chains.items()}
             plan = schema.routing[dim] = plan_routing(

@@ -104,6 +104,9 @@ class CompileOptions:
     # batch): wikikv.quality.hooks.ErrorBookGate, handed in by the caller; without it pages are
     # written unchecked (compile/buildgate.py).
     quality: BuildQuality | None = None
+    # False builds the wiki without evolution: an overflowing dimension is cut into plain name
+    # ranges (as before semantic routing existed), the ablation baseline of `wikikv bench evolve`.
+    semantic_routing: bool = True
 
 
 @dataclass
@@ -579,6 +582,7 @@ class Compiler:
             folder,
         )
         descriptor.created_at = now()
+        schema.semantic_routing = self.options.semantic_routing
         state.write(
             self.kb, [state.descriptor_op(self.kb, descriptor), state.schema_op(self.kb, schema)]
         )

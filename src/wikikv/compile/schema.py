@@ -100,6 +100,10 @@ class Schema(msgspec.Struct):
     routing: dict[str, RoutingPlan] = msgspec.field(default_factory=dict)
     sample_ids: list[str] = msgspec.field(default_factory=list)
     folder_corpus: bool = False
+    # False: an overflowing dimension is cut into plain name ranges, as builds were before
+    # evolution existed (the "without evolution" wiki of the ablation, ``wikikv bench evolve``);
+    # ``wikikv evolve`` then replaces them with semantic sub-dimensions.
+    semantic_routing: bool = True
 
     def dimension_of(self, kind: str) -> str:
         for d in self.dimensions:
@@ -260,6 +264,13 @@ def plan_routing(
         ]:
             groups.setdefault(other, []).extend(groups.pop(label))
     return plan
+
+
+def range_routing(keys: Sequence[str], fanout: int) -> RoutingPlan:
+    """The routing level of a build without semantic routing: the dimension's names cut into
+    ranges of at most ``ROUTE_FILL`` of the bound, labelled by their first characters only."""
+    cut = plan_ranges(keys, max(2, int(fanout * ROUTE_FILL)))
+    return RoutingPlan(los=cut.los, labels=cut.labels)
 
 
 def _cut(ordered: list[str], cap: int, label: str, initials: bool = True) -> RangeCut:

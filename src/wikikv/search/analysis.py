@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import struct
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -143,14 +144,31 @@ class Fields(msgspec.Struct, frozen=True):
     digest: str
 
 
+# A wikilink ``[[/target/path|shown]]``: the body is indexed by the words a reader sees.
+_WIKILINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
+
+
+def _link_words(m: re.Match[str]) -> str:
+    shown = m.group(2)
+    return shown if shown else unescape_segment(m.group(1).rstrip("/").rsplit("/", 1)[-1])
+
+
+def readable_body(text: str) -> str:
+    """``text`` with each wikilink reduced to the words it shows: the directories on a linked
+    page's path say where the wiki files it, not what this page says (and a schema evolution
+    that moves the linked page must not change how this one ranks)."""
+    return _WIKILINK.sub(_link_words, text) if "[[" in text else text
+
+
 def record_fields(rec: IndexRecord) -> tuple[str, str, list[str], list[str], str, str, str]:
     """(path, title, aliases, tags, summary, body, kind) of a page or directory."""
     seg = unescape_segment(rec.name) if rec.name else ""
+    body = readable_body(rec.text)
     if isinstance(rec, FileRecord):
         m = rec.meta
         title = m.title or seg
-        return rec.path, title, list(m.aliases), list(m.tags), m.summary, rec.text, m.kind
-    return rec.path, seg or "/", [], [], "", rec.text, "dir"
+        return rec.path, title, list(m.aliases), list(m.tags), m.summary, body, m.kind
+    return rec.path, seg or "/", [], [], "", body, "dir"
 
 
 def fields_of(rec: IndexRecord) -> Fields:
