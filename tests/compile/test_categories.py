@@ -17,6 +17,7 @@ from wikikv.compile.categories import (
     modifier,
     plural,
     qualifier_category,
+    title_category,
 )
 
 
@@ -30,18 +31,37 @@ from wikikv.compile.categories import (
         ("Pál Gábor was a Hungarian film director and screenwriter.", "director"),
         ("Lambert was the second son of Adalbert II of Tuscany.", "family member"),
         ("Anna of Austria may refer to:", "disambiguation page"),
-        ("Patrik Wozniacki is a Danish footballer currently playing at FC Græsrødderne.", "footballer"),
-        ("Zach Bogosian is an American ice hockey defenceman currently with the Sabres.", "defenceman"),
+        (
+            "Patrik Wozniacki is a Danish footballer currently playing at FC Græsrødderne.",
+            "footballer",
+        ),
+        (
+            "Zach Bogosian is an American ice hockey defenceman currently with the Sabres.",
+            "defenceman",
+        ),
         ("Per Nielsen is a retired Danish professional football (soccer) player.", "player"),
         ("Halo 3 is a 2007 video game developed for the Xbox 360 console.", "game"),
         ("Foo Inc. is a company headquartered in Ohio.", "company"),
         ("Aspirin is a drug used to treat pain.", "drug"),
         ("The film was released in Japan on 10 October 2009.", ""),
         ("After serving as publicity director of St.", ""),
+        # Titles: capitalized, or without an article; a life span does not hide the copula.
+        ("Henry I (4 May 1008 – 4 August 1060) was King of the Franks from 1031.", "king"),
+        ("Maria Theresa (2 July 1849 – 3 February 1919) was the last Queen of Bavaria.", "queen"),
+        ("Beatrice of Vienne( 1160 –1230) was a Countess of Savoy by marriage.", "countess"),
+        ("Marsha Rowe( born 1944) is an Australian- born journalist and writer.", "journalist"),
+        ("Léonide Moguy( 1899 – 1976) was a Russian born French film director.", "director"),
+        ("The Night of Nights is a 1939 black- and- white drama film.", "film"),
     ],
 )
 def test_lead_category(sentence: str, category: str) -> None:
     assert lead_category(sentence) == category
+
+
+def test_a_lead_opening_with_its_title_is_read_after_it() -> None:
+    lead = "There Was a Crooked Man... is a 1970 western starring Kirk Douglas."
+    assert lead_category(lead) == ""  # "Was a Crooked Man" is no definition
+    assert lead_category(lead, "There Was a Crooked Man...") == "western"
 
 
 @pytest.mark.parametrize(
@@ -97,12 +117,17 @@ def test_english_chain_is_specific_first_then_where_it_is_named() -> None:
         "1990s American films",
         "American films",
         "films",
+        "films and television",  # the broad kind a group too small to stand merges into
     ]
     spielberg = Ent("steven spielberg", mentioned_in={"a": 0, "b": 0})
     assert entity_chain(spielberg, docs, cats, "en") == [
         "in articles on American films",
         "in articles on films",
+        "in articles on films and television",
     ]
+    # The articles naming him share a decade: that is the finer split.
+    docs["b"] = Doc("Jaws", "en", "", "Jaws is a 1993 American film.")
+    assert entity_chain(spielberg, docs, cats, "en")[0] == "in articles on 1990s American films"
 
 
 def test_chinese_chain_is_the_collection_or_the_work_a_character_appears_in() -> None:
@@ -154,3 +179,64 @@ def test_a_name_spread_over_the_corpus_is_filed_as_such_not_under_one_place() ->
 )
 def test_a_title_qualifier_names_a_kind(title: str, kind: str) -> None:
     assert qualifier_category(title) == kind
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("List of birds of South America", "list"),
+        ("Robert Plant discography", "discography"),
+        ("Capalaba bus station", "station"),
+        ("The King", ""),  # a capitalized last word is a name, not a kind
+        ("Orange Field Tea Factory", ""),
+        ("Hook", ""),
+    ],
+)
+def test_a_title_names_a_kind(title: str, kind: str) -> None:
+    assert title_category(title) == kind
+
+
+def test_kinship_splits_by_relation_and_period() -> None:
+    docs = {
+        "l": Doc("Lambert", "en", "", "Lambert (1102 – 1150) was the second son of Adalbert."),
+        "w": Doc("Bertha", "en", "", "Bertha was the wife of Lothair."),
+    }
+    cats = {"l": "family member", "w": "family member"}
+    assert entity_chain(Ent("lambert", about=["l"]), docs, cats, "en") == [
+        "sons and daughters born in the 12th century",
+        "sons and daughters",
+        "family members",
+    ]
+    assert entity_chain(Ent("bertha", about=["w"]), docs, cats, "en") == [
+        "wives and husbands",
+        "family members",
+    ]
+    named = Ent("adalbert", mentioned_in={"l": 1})
+    assert entity_chain(named, docs, cats, "en") == [
+        "in articles on sons and daughters born in the 12th century",
+        "in articles on sons and daughters",
+        "in articles on family members",
+    ]
+
+
+def test_a_person_without_a_kind_is_filed_by_the_period_of_the_life_span() -> None:
+    docs = {
+        "s": Doc(
+            "Susan Whitson", "en", "", "Susan Whitson (born 1948) was press secretary.", "person"
+        ),
+        "p": Doc("Paul", "en", "", "Paul (1901 – 1960) served the king.", "person"),
+        "q": Doc("Quill", "en", "", "Quill (1903 – 1970) served the queen.", "person"),
+        "t": Doc("Treaty", "en", "", "The Treaty (1648) ended the war."),
+    }
+    cats = dict.fromkeys(docs, "")
+    assert entity_chain(Ent("susan", about=["s"]), docs, cats, "en") == [
+        "people born in the 1940s",
+        "people born in the 20th century",
+    ]
+    assert entity_chain(Ent("treaty", about=["t"]), docs, cats, "en") == []  # a date, no life
+    # Named in articles on people of one century (and of no one kind of person).
+    named = Ent("chamber", mentioned_in={"p": 1, "q": 1})
+    assert entity_chain(named, docs, cats, "en") == [
+        "in articles on people born in the 20th century",
+        "in articles on people",
+    ]

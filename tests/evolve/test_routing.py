@@ -9,6 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wikikv.compile.categories import start_level
 from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
 
 
@@ -71,3 +72,15 @@ def test_every_entity_is_routed_within_the_bound(raw: dict[str, list[str]], fano
     if len(chains) <= fanout * int(fanout * ROUTE_FILL):  # it can fit at all
         assert len(plan.directories()) <= fanout
     assert max(sizes.values()) <= max(2, int(fanout * ROUTE_FILL))
+
+
+def test_small_groups_pool_into_the_label_above_them_before_other() -> None:
+    athletes = "athletes and sportspeople"
+    chains = {f"climber {i}": ["mountaineers", athletes] for i in range(2)}
+    chains |= {f"boxer {i}": ["boxers", athletes] for i in range(2)}
+    chains |= {f"film {i}": ["films"] for i in range(12)}
+    chains |= {"odd one": ["oddities"]}
+    starts = {k: start_level(c) for k, c in chains.items()}
+    assert starts["climber 0"] == 0  # routing starts at the noun, not at its broad kind
+    plan = plan_routing(list(chains), 16, chains, "people", starts=starts)
+    assert route(plan, chains) == {athletes: 4, "films": 12, "other people": 1}

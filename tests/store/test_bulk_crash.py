@@ -91,7 +91,8 @@ def test_a_killed_bulk_load_keeps_its_flushed_chunks_and_reruns_clean(
     assert report.undecodable == []
     assert report.path_index_stale == []
     assert report.name_index_stale == []
-    assert len(report.orphans) < CHUNK
+    # (the whole chunk in flight when the kill lands after its records and before its listing)
+    assert len(report.orphans) <= CHUNK
     paths = _paths()
     for path in paths[:flushed]:  # every chunk whose flush returned: written and listed
         rec = kb.get(path)

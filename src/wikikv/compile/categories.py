@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from wikikv.compile.broad_kinds import BROAD, BROAD_LABELS, RELATION, broad_kind
+
 # "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
 _COPULA = re.compile(
     r"\b(?:is|was|are|were|has been|had been)\s+(?:also\s+|currently\s+|now\s+)?"
@@ -99,6 +101,7 @@ _FAMILY: dict[str, str] = dict.fromkeys(
     ],
     "family member",
 )
+FAMILY = "family member"
 _IRREGULAR = {
     "man": "men",
     "woman": "women",
@@ -142,9 +145,39 @@ def plural(noun: str) -> str:
 def lead_category(sentence: str, title: str = "") -> str:
     """The category noun (singular, lower case) of a definitional lead sentence, or "" when the
     sentence does not define its subject."""
-    text = sentence[:400]
+    head = lead_head(sentence, title)
+    return str(_FAMILY.get(head, head))
+
+
+# "was King of …", "became Duke of …": a title without an article.
+_TITLED = re.compile(
+    r"\b(?:is|was|became|has been|had been)\s+(?:also\s+)?([A-Z][a-z]+)\s+(?:of|to)\b"
+)
+_PARENS = re.compile(r"\s*\([^()]{0,300}\)")
+_SPACED_HYPHEN = re.compile(r"(\w)- (\w)")
+_NATIVE_BORN = re.compile(r"\b([A-Z][a-z]+)[- ]born\b")
+
+
+def _normalized(sentence: str) -> str:
+    """A lead sentence as the category reader wants it: parentheses (life spans, native
+    spellings) dropped, "black- and- white" and "Australian- born" joined."""
+    text = _PARENS.sub("", sentence)
+    text = _SPACED_HYPHEN.sub(r"\1-\2", text)
+    return _NATIVE_BORN.sub(r"\1-born", text)
+
+
+def lead_head(sentence: str, title: str = "") -> str:
+    """The head noun of a definitional lead sentence as written ("son" in "was the second son
+    of …"; :func:`lead_category` files kinship under "family member"). A sentence opening with
+    its ``title`` is read after it ("There Was a Crooked Man... is a 1970 western")."""
+    if title and len(title) > 3 and sentence.startswith(title):
+        sentence = "It" + sentence[len(title) :]
+    text = _normalized(sentence[:600])[:400]
     if _REFERS.search(text):
         return "disambiguation page"
+    titled = _TITLED.search(text[:200])
+    if titled and titled.group(1).lower() in BROAD:
+        return titled.group(1).lower()  # "was King of the Franks", "became Duke of …"
     m = _COPULA.search(text)
     if m is None or m.start() > 160:
         return ""
@@ -152,19 +185,20 @@ def lead_category(sentence: str, title: str = "") -> str:
     end = _NP_END.search(rest)
     phrase = rest[: end.start()] if end else rest[:80]
     words = _WORD.findall(phrase)
-    # Drop trailing words that are not heads ("a former member" has no head here).
+    # Drop trailing words that are not heads ("a former member" has no head here); a title
+    # is a head though capitalized ("the last Queen of Bavaria").
     while words and (
         words[-1].lower() in _NOT_HEAD
-        or not words[-1][:1].islower()
+        or (not words[-1][:1].islower() and words[-1].lower() not in BROAD)
         or _PARTICIPLE.match(words[-1])  # "a video game developed by …": the game
     ):
         words.pop()
     if not words or len(words) > 7:
         return ""
-    head = words[-1].lower()
+    head = str(words[-1]).lower()
     if head in _NOT_HEAD or len(head) < 3 or not head.isalpha():
         return ""
-    return str(_FAMILY.get(head, head))
+    return head
 
 
 def modifier(sentence: str) -> str:
@@ -173,7 +207,7 @@ def modifier(sentence: str) -> str:
     phrase = _phrase(sentence)
     out: list[str] = []
     for w in re.findall(r"[A-Za-z][A-Za-z'\-]*-?", phrase):
-        if w[:1].isupper():
+        if w[:1].isupper() and w.lower() not in BROAD:  # a title ("Countess") is the head
             out.append(w)
         elif out:
             break
@@ -213,7 +247,7 @@ class _Entity(Protocol):
 
 def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
     """doc id → the category noun of its lead sentence ("" for Chinese or undefined)."""
-    return {i: lead_category(d.summary) if d.lang != "zh" else "" for i, d in docs.items()}
+    return {i: lead_category(d.summary, d.title) if d.lang != "zh" else "" for i, d in docs.items()}
 
 
 def entity_chain(
@@ -243,13 +277,31 @@ def entity_chain(
     for doc_id in ent.about:
         cat = cats.get(doc_id, "")
         if cat:
-            own = _specific(docs[doc_id].summary, plural(cat))
+            own = _own_chain(docs[doc_id].summary, cat)
             break
     if not own and ent.about:
-        qual = qualifier_category(docs[ent.about[0]].title)
+        title = docs[ent.about[0]].title
+        qual = qualifier_category(title) or title_category(title)
         if qual:
-            own = [plural(qual)]
+            own = [plural(qual)] + ([broad_kind(qual)] if broad_kind(qual) else [])
+    if not own:
+        own = person_chain(ent, docs)
     return own + _mentioned(ent, docs, cats)
+
+
+def _own_chain(summary: str, cat: str) -> list[str]:
+    """["1950s American films", "American films", "films", "films and television"]: the kinds
+    of a page by its own lead sentence, ending with the broad kind its noun belongs to (where a
+    group too small to stand merges); kinship is split by relation ("sons and daughters")."""
+    if cat == FAMILY:
+        relation = RELATION.get(lead_head(summary), "")
+        if not relation:
+            return [plural(cat)]
+        born = born_in(summary)
+        return ([f"{relation} {born}"] if born else []) + [relation, plural(cat)]
+    own = _specific(summary, plural(cat))
+    broad = broad_kind(cat)
+    return own + [broad] if broad and broad not in own else own
 
 
 _QUALIFIER = re.compile(r"\(([^()]*)\)\s*$")
@@ -268,11 +320,37 @@ def qualifier_category(title: str) -> str:
     return _FAMILY.get(head, head)
 
 
+_LIST_TITLE = re.compile(r"^lists? of\b", re.IGNORECASE)
+
+
+def title_category(title: str) -> str:
+    """The kind a title itself names when its lead sentence does not define it: "List of birds
+    of South America" → list, "Robert Plant discography" → discography, "Capalaba bus station"
+    → station (a lower-case last word that names a kind; "The King" names a film, not a king)."""
+    if _LIST_TITLE.match(title):
+        return "list"
+    words = title.split()
+    last = words[-1].strip(".,;:!?\"'") if len(words) >= 2 else ""
+    if last == "discography" or (last.islower() and last in BROAD):
+        return last
+    return ""
+
+
 def start_level(chain: Sequence[str]) -> int:
     """Where routing starts an entity on its chain: its most general own category, before the
-    labels of where it is named ("in articles on …"), which only take in what merges upward."""
-    own = [i for i, c in enumerate(chain) if not c.startswith(MENTION_PREFIX)]
-    return own[-1] if own else len(chain) - 1
+    broad kind and the labels of where it is named ("in articles on …"), which only take in what
+    merges upward."""
+    own = [
+        i for i, c in enumerate(chain) if not c.startswith(MENTION_PREFIX) and c not in BROAD_LABELS
+    ]
+    if own:
+        return own[-1]
+    named = [
+        i
+        for i, c in enumerate(chain)
+        if c.startswith(MENTION_PREFIX) and c.removeprefix(MENTION_PREFIX) not in BROAD_LABELS
+    ]
+    return named[-1] if named else len(chain) - 1
 
 
 def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) -> list[str]:
@@ -280,15 +358,80 @@ def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) 
     mentioning = _weighted(ent, docs, lambda d: "", cats)
     top = _majority(mentioning)
     if top:
-        mods = Counter(modifier(docs[i].summary) for i in ent.mentioned_in if cats.get(i) == top)
+        leads = [docs[i].summary for i in ent.mentioned_in if i in docs and cats.get(i) == top]
         general = f"{MENTION_PREFIX}{plural(top)}"
-        mod = _top(mods)
-        return [f"{MENTION_PREFIX}{mod} {plural(top)}", general] if mod else [general]
+        broad = broad_kind(top)
+        out = [general] + ([f"{MENTION_PREFIX}{broad}"] if broad else [])
+        if top == FAMILY:
+            relation = _top(Counter(RELATION.get(lead_head(s), "") for s in leads))
+            if not relation:
+                return out
+            born = _most(Counter(born_in(s) for s in leads))
+            finer = [f"{MENTION_PREFIX}{relation} {born}"] if born else []
+            return [*finer, f"{MENTION_PREFIX}{relation}", *out]
+        mod = _top(Counter(modifier(s) for s in leads))
+        if not mod:
+            return out
+        # The decade the articles of that kind share, when most of them share one ("in
+        # articles on 1930s American films"): the split of a group too large for one directory.
+        decade = _most(Counter(_decade(s) for s in leads if modifier(s) == mod))
+        finer = [f"{MENTION_PREFIX}{decade} {mod} {plural(top)}"] if decade else []
+        return [*finer, f"{MENTION_PREFIX}{mod} {plural(top)}", *out]
+    # No one kind of article names it most: the broad kind most of them share ("in articles on
+    # athletes and sportspeople": a place named in articles on footballers, boxers, cyclists).
+    broads: Counter[str] = Counter()
+    for cat, n in mentioning.items():
+        broads[broad_kind(cat)] += n
+    broad = _majority(broads)
+    if broad:
+        return [f"{MENTION_PREFIX}{broad}"]
     kinds = _weighted(ent, docs, lambda d: d.about_kind)
     if not kinds:
         return []
     kind = _majority(kinds)
-    return [f"{MENTION_PREFIX}{_KIND_PLURAL.get(kind, 'other topics') if kind else SPREAD_EN}"]
+    general = f"{MENTION_PREFIX}{_KIND_PLURAL.get(kind, 'other topics') if kind else SPREAD_EN}"
+    if kind != "person":
+        return [general]
+    # Named in articles on people of no one kind: the century most of them were born in.
+    people = [docs[i].summary for i in ent.mentioned_in if i in docs and docs[i].about_kind == kind]
+    born = _most(Counter(born_in(s) for s in people))
+    return [f"{general} {born}", general] if born else [general]
+
+
+def person_chain(ent: _Entity, docs: Mapping[str, _Doc]) -> list[str]:
+    """["people born in the 1840s", "people born in the 19th century"] for a person whose own
+    article names no kind but gives a life span: the period is what the corpus offers."""
+    for doc_id in ent.about:
+        doc = docs[doc_id]
+        life = _LIFE.search(doc.summary[:300])
+        if doc.about_kind == "person" or (life is not None and _LIFE_CUE.search(life.group(0))):
+            decade, century = _born(doc.summary)
+            if century:
+                return [f"people born in the {decade}", f"people born in the {century}"]
+    return []
+
+
+_LIFE = re.compile(r"\(([^()]{0,80}?)\b(1[0-9]{3}|20[0-2][0-9])\b[^()]{0,80}\)?")
+# A parenthesis that gives a life span, not any date: "born", or two years joined by a dash.
+_LIFE_CUE = re.compile(r"\bborn\b|\b\d{3,4}\b[^()]{0,60}?[–-][^()]{0,60}?\b\d{3,4}\b")
+
+
+def _born(sentence: str) -> tuple[str, str]:
+    """("1840s", "19th century") from the life span or birth year that opens a lead sentence
+    ("Henry I (4 May 1008 – …)", "Marsha Rowe (born 1944)"), else ("", "")."""
+    m = _LIFE.search(sentence[:300])
+    if m is None:
+        return "", ""
+    year = int(m.group(2))
+    n = year // 100 + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{year // 10 * 10}s", f"{n}{suffix} century"
+
+
+def born_in(sentence: str) -> str:
+    """ "born in the 19th century" from a lead sentence's life span, else ""."""
+    century = _born(sentence)[1]
+    return f"born in the {century}" if century else ""
 
 
 def _weighted(
@@ -321,6 +464,13 @@ def _majority(counts: Counter[str]) -> str:
     return top if counts[top] * 2 >= total else ""
 
 
+def _most(counts: Counter[str]) -> str:
+    """The label held by more than half the weight (a tie names no one decade or century)."""
+    total = sum(counts.values())
+    top = _top(counts) if total else ""
+    return top if top and counts[top] * 2 > total else ""
+
+
 def _specific(sentence: str, general: str) -> list[str]:
     """["1950s American films", "American films", "films"]: decade and modifier when present."""
     mod = modifier(sentence)
@@ -334,15 +484,22 @@ def _specific(sentence: str, general: str) -> list[str]:
 
 
 def _phrase(sentence: str) -> str:
-    m = _COPULA.search(sentence[:400])
+    text = _normalized(sentence[:600])
+    m = _COPULA.search(text[:400])
     if m is None:
         return ""
-    rest = _ASIDE.sub("", sentence[m.end() : m.end() + 120])
+    rest = _ASIDE.sub("", text[m.end() : m.end() + 120])
     end = _NP_END.search(rest)
     return rest[: end.start()] if end else rest
 
 
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
+
+
+def _decade(sentence: str) -> str:
+    """ "1930s" when the lead's noun phrase dates its subject ("a 1932 American film"), else ""."""
+    year = _YEAR.search(_phrase(sentence))
+    return f"{int(year.group(1)) // 10 * 10}s" if year else ""
 
 
 def _top(counts: Counter[str]) -> str:

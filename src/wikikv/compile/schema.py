@@ -230,16 +230,7 @@ def plan_routing(
     for k in ordered:
         label = chains[k][level[k]] if level[k] >= 0 else other
         groups.setdefault(label, []).append(k)
-    # Small groups merge upward: into their more general label when it stands, else "other".
-    for label in sorted(groups, key=lambda g: (len(groups[g]), g)):
-        small = groups.get(label)
-        if small is None or label == other or len(small) >= min_group:
-            continue
-        del groups[label]
-        for k in small:
-            chain = chains.get(k, ())
-            up = next((c for c in chain[level[k] + 1 :] if c in groups and c != label), other)
-            groups.setdefault(up, []).append(k)
+    _merge_upward(groups, level, chains, other, min_group)
     while True:
         plan = RoutingPlan(other=other, groups={g: g for g in sorted(groups) if g != other})
         # What the plan routes is what counts: an entity goes to the first label of its chain
@@ -271,6 +262,41 @@ def range_routing(keys: Sequence[str], fanout: int) -> RoutingPlan:
     ranges of at most ``ROUTE_FILL`` of the bound, labelled by their first characters only."""
     cut = plan_ranges(keys, max(2, int(fanout * ROUTE_FILL)))
     return RoutingPlan(los=cut.los, labels=cut.labels)
+
+
+def _merge_upward(
+    groups: dict[str, list[str]],
+    level: dict[str, int],
+    chains: Mapping[str, Sequence[str]],
+    other: str,
+    min_group: int,
+) -> None:
+    """Small groups merge upward, smallest first: each member into the first more general label
+    of its chain that stands as a group, else into the next more general label (a group formed
+    by pooling: "mountaineers" and "boxers" into "athletes and sportspeople"), else into
+    ``other``; pooled groups that stay small merge upward in turn."""
+    while True:
+        small = [
+            g
+            for g in sorted(groups, key=lambda g: (len(groups[g]), g))
+            if g != other and len(groups[g]) < min_group
+        ]
+        if not small:
+            return
+        for label in small:
+            members = groups.pop(label, None)
+            if members is None:
+                continue
+            for k in members:
+                chain = chains.get(k, ())
+                rest = [(i, c) for i, c in enumerate(chain) if i > level[k] and c != label]
+                up = next(((i, c) for i, c in rest if c in groups), rest[0] if rest else None)
+                if up is None:
+                    level[k] = len(chain)
+                    groups.setdefault(other, []).append(k)
+                else:
+                    level[k] = up[0]
+                    groups.setdefault(up[1], []).append(k)
 
 
 def _cut(ordered: list[str], cap: int, label: str, initials: bool = True) -> RangeCut:
