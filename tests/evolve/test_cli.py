@@ -64,3 +64,24 @@ def test_a_bad_workload_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert result.exit_code != 0
     assert "not JSON" in result.output
+
+
+def test_build_no_evolution_makes_a_wiki_without_semantic_routing(tmp_path: Path) -> None:
+    from wikikv.compile import state
+    from wikikv.store.store import open_store
+
+    docs = generated_corpus(5, 12)
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "\n".join(json.dumps({"id": d.id, "title": d.title, "text": d.text}) for d in docs)
+    )
+    for kb, flags in (("plain", ["--no-evolution"]), ("default", [])):
+        store = ["--store", str(tmp_path / "s"), "--kb", kb]
+        result = CliRunner().invoke(main, ["build", str(corpus), *store, *flags, "--json"])
+        assert result.exit_code == 0, result.output
+    with open_store(str(tmp_path / "s")) as s:
+        plain, default = state.load_schema(s.kb("plain")), state.load_schema(s.kb("default"))
+        assert plain is not None
+        assert default is not None
+        assert not plain.semantic_routing
+        assert default.semantic_routing

@@ -131,6 +131,7 @@ def _run(
     max_cost: float | None = None,
     fast_zh: bool = False,
     wait: float = 0.0,
+    semantic_routing: bool = True,
 ) -> None:
     from wikikv.compile.pipeline import Compiler
     from wikikv.quality.hooks import gated
@@ -142,7 +143,8 @@ def _run(
     kb.lease_wait, kb.lease_countdown = wait, _lease_countdown
     provider = _provider(llm, kb, max_tokens, max_cost)
     with _progress(not as_json) as progress:
-        compiler = Compiler(kb, provider, gated(fast_zh=fast_zh), progress=progress)
+        options = gated(fast_zh=fast_zh, semantic_routing=semantic_routing)
+        compiler = Compiler(kb, provider, options, progress=progress)
         try:
             report = job(compiler)
         finally:
@@ -249,6 +251,12 @@ def _id_prefix(fn: Callable[..., Any]) -> Callable[..., Any]:
     help="Seconds to wait, with a countdown, for another job's lease on the kb to run out. "
     "(A lease whose holder process on this host is gone is taken over at once.)",
 )
+@click.option(
+    "--no-evolution",
+    is_flag=True,
+    help="Build the kb without evolution: an overflowing dimension is cut into plain name "
+    "ranges, not semantic sub-dimensions (the ablation baseline; `wikikv evolve` regroups it).",
+)
 def build(
     corpus: str,
     store_url: str,
@@ -266,6 +274,7 @@ def build(
     price_out: float,
     concurrency: int,
     wait: float,
+    no_evolution: bool,
 ) -> None:
     """Compile CORPUS (a folder of .md/.txt/.html, a JSONL or a JSON array file) into the kb
     (created if needed): new and changed documents compiled, unchanged ones skipped. Documents
@@ -311,6 +320,7 @@ def build(
         max_cost,
         fast_zh,
         wait,
+        semantic_routing=not no_evolution,
     )
 
 
