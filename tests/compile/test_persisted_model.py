@@ -6,7 +6,9 @@ them gives."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -17,7 +19,9 @@ from wikikv.compile.analyze import ANALYSIS_VERSION
 from wikikv.compile.model import derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
+from wikikv.store.backends.base import Backend
 from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import FileRecord
 from wikikv.store.store import Store, open_store
 
 
@@ -251,3 +255,87 @@ def test_adding_to_a_chinese_folder_corpus(store: Store, tmp_path: Path, small_z
     assert report.model_reads, report.model_fallback
     _stored_model_equals_a_full_derive(kb)
     assert _full_rerender_writes(kb) == 0
+
+
+def test_a_title_whose_kind_changes_moves_and_its_digests_follow(
+    store: Store, tmp_path: Path
+) -> None:
+    """A new document with an earlier id and the same title gives the title entity its kind (the
+    first document's): the page moves to another dimension, and the digest of the built
+    document about it, which the add does not touch otherwise, must name the new path."""
+    docs = [
+        {
+            "id": "m2",
+            "title": "Omegna",
+            "text": "Omegna is a town in Piedmont on Lake Orta. Omegna has a harbour.",
+        },
+        {
+            "id": "m3",
+            "title": "Lake Orta",
+            "text": "Lake Orta is a lake near Omegna. Villa Rossi stands by Lake Orta.",
+        },
+    ]
+    extra = {
+        "id": "m1",
+        "title": "Omegna",
+        "text": "Omegna was an Italian painter. He was born in Turin in 1850. He painted lakes.",
+    }
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    before = persisted.load_meta(kb)
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads, report.model_fallback
+    assert before is not None
+    whole = store.create_kb("whole")
+    Compiler(whole).build(
+        _write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]])
+    )
+    assert _pages(kb) == _pages(whole)
+    digest = kb.get("/sources/digests/m2")
+    assert isinstance(digest, FileRecord)
+    assert not any(p.startswith("/places/") for p in digest.meta.links), digest.meta.links
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0
+
+
+class _CountingReads:
+    """The kb's backend, counting the model's entity records read (by key or by a scan)."""
+
+    def __init__(self, backend: Backend, prefix: bytes) -> None:
+        self._backend = backend
+        self._prefix = prefix
+        self.entity_reads = 0
+
+    def _count(self, keys: Iterable[bytes]) -> None:
+        self.entity_reads += sum(1 for k in keys if k.startswith(self._prefix))
+
+    def get(self, key: bytes) -> Any:
+        self._count([key])
+        return self._backend.get(key)
+
+    def get_many(self, keys: Sequence[bytes]) -> Any:
+        self._count(keys)
+        return self._backend.get_many(keys)
+
+    def scan(self, start: bytes, end: bytes, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for key, item in self._backend.scan(start, end, *args, **kwargs):
+            self._count([key])
+            yield key, item
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
+
+
+def test_an_add_reads_only_the_entity_records_it_touches(
+    store: Store, tmp_path: Path, hotpot_slice: Path
+) -> None:
+    lines = _lines(hotpot_slice)
+    kb = store.create_kb("kb")
+    built = Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    counting = _CountingReads(kb.backend, persisted.entity_key(kb, "")[: -len(persisted._h(""))])
+    kb.backend = counting  # type: ignore[assignment]
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    assert report.model_reads, report.model_fallback
+    # the records of the entities the document names and their neighbours (11 here), not the
+    # kb's 286 (a scan of them all, as the render did before, is counted too)
+    assert 0 < counting.entity_reads * 10 < built.entities, counting.entity_reads

@@ -123,7 +123,7 @@ def entity_summary(
     fact = definition(ent, texts, lang) if texts is not None else None
     if fact is not None:
         return one_line(without_note_mark(_quote(fact, texts or {})))
-    names = [docs[i].title for i in sorted(ent.mentioned_in)][:3]
+    names = [docs[i].title for i in sorted(ent.mentioned_in)[:3]]
     if lang == "zh":
         return one_line(
             f"在 {len(ent.mentioned_in)} 篇文章中提到，如"

@@ -11,7 +11,8 @@ A full derive (:func:`~wikikv.compile.model.derive_full`) writes, as system reco
 ``…/c/<hash>``             one candidate name: its counts and the documents using it
 ``…/k/<hash>``             a mention key → the documents whose mentions use it
 ``…/p/<hash>``             a name word → the entities whose (several-word) names hold it
-``…/d/<hash>``             a directory → its entity members (key → name)
+``…/d/<hash>``             a directory → its entity members (key → :class:`Member`)
+``…/s/<hash>``             a dimension → :class:`Section`: pages per directory, best members
 =========================  ===================================================================
 
 :func:`add_documents` then updates the model for new documents (see its docstring) reading only
@@ -40,7 +41,6 @@ from wikikv.compile.model import (
     Derived,
     DocAnalysis,
     Entity,
-    Model,
     Resolver,
     TitleRow,
     Titles,
@@ -86,6 +86,73 @@ class ModelMeta(msgspec.Struct):
     folder: bool
     llm: bool
     docs: int
+    # totals of the model, for the report of an add that never holds every entity
+    entities: int = 0
+    links: int = 0
+    facts: int = 0
+
+
+class Member(msgspec.Struct, array_like=True):
+    """A directory member as listings and summaries rank it: its name (paths follow from the
+    names in key order), how many documents are about it or mention it, whether one is about
+    it."""
+
+    name: str
+    score: int
+    about: bool
+
+
+def member(e: Entity) -> Member:
+    return Member(e.name, len(e.about) + len(e.mentioned_in), bool(e.about))
+
+
+class Ranked(msgspec.Struct, array_like=True, frozen=True):
+    key: str
+    name: str
+    path: str
+    score: int
+
+
+def rank_order(r: Ranked) -> tuple[int, str]:
+    """Best first: most documents, then key (the order of the summaries' ranking)."""
+    return (-r.score, r.key)
+
+
+TOP = 16  # best members a dimension keeps per class (summaries read at most 12)
+
+
+class Section(msgspec.Struct):
+    """One dimension: the pages of each of its directories (the root's and the dimension's
+    counts), how many of its members a document is about and how many it is not (``size``),
+    and the best :data:`TOP` of each class (``top``: about, other), for the section and corpus
+    summaries. An add updates it from the members that changed; only when a best member falls
+    out and nothing known can take its place are the directories read again."""
+
+    counts: dict[str, int] = msgspec.field(default_factory=dict)
+    size: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+    top: list[list[Ranked]] = msgspec.field(default_factory=lambda: [[], []])
+
+
+def dim_path(dim: str) -> str:
+    return "/" + escape_segment(dim)
+
+
+def sections_of(entities: Iterable[Entity]) -> dict[str, Section]:
+    """The :class:`Section` of every dimension the entities fill."""
+    out: dict[str, Section] = {}
+    ranked: dict[str, list[list[Ranked]]] = {}
+    for e in entities:
+        d = dim_path(e.dim)
+        sec = out.setdefault(d, Section())
+        sec.counts[parent(e.path)] = sec.counts.get(parent(e.path), 0) + 1
+        m = member(e)
+        c = 0 if m.about else 1
+        sec.size[c] += 1
+        ranked.setdefault(d, [[], []])[c].append(Ranked(e.key, e.name, e.path, m.score))
+    for d, sec in out.items():
+        sec.counts = dict(sorted(sec.counts.items()))
+        sec.top = [sorted(r, key=rank_order)[:TOP] for r in ranked[d]]
+    return out
 
 
 class CandidateRec(msgspec.Struct, array_like=True):
@@ -100,6 +167,15 @@ def _h(name: str) -> str:
 
 def _key(kb: KnowledgeBase, family: str, name: str) -> bytes:
     return kb.keys.system(f"{PREFIX}{family}/{_h(name)}")
+
+
+def family_key(kb: KnowledgeBase, family: str, name: str) -> bytes:
+    """The key of the record of ``name`` in a family (``e``, ``d``, ``s`` …)."""
+    return _key(kb, family, name)
+
+
+def entity_key(kb: KnowledgeBase, key: str) -> bytes:
+    return _key(kb, "e", key)
 
 
 def _single(kb: KnowledgeBase, name: str) -> bytes:
@@ -151,16 +227,29 @@ def write_full(
     )
     write(Put(_key(kb, "k", t), _enc.encode(ids)) for t, ids in terms.items())
     words: dict[str, list[str]] = {}
-    dirs: dict[str, dict[str, str]] = {}
+    dirs: dict[str, dict[str, Member]] = {}
     for k in sorted(model.entities):
         e = model.entities[k]
         for w in name_words(e.name):
             words.setdefault(w, []).append(k)
-        dirs.setdefault(parent(e.path), {})[k] = e.name
+        dirs.setdefault(parent(e.path), {})[k] = member(e)
     write(Put(_key(kb, "p", w), _enc.encode(ks)) for w, ks in words.items())
     write(Put(_key(kb, "d", d), _enc.encode(m)) for d, m in dirs.items())
+    write(
+        Put(_key(kb, "s", d), _enc.encode(sec))
+        for d, sec in sections_of(model.entities.values()).items()
+    )
     llm = any(d.llm is not None for d in docs.values())
-    meta = ModelMeta(CODE_VERSION, folder, llm, len(docs))
+    ents_ = model.entities.values()
+    meta = ModelMeta(
+        CODE_VERSION,
+        folder,
+        llm,
+        len(docs),
+        len(model.entities),
+        sum(len(e.links) for e in ents_),
+        sum(len(e.facts) for e in ents_),
+    )
     write([Put(kb.keys.system(META), _enc.encode(meta))])
 
 
@@ -200,13 +289,19 @@ class _Loader:
 
 @dataclass
 class LocalUpdate:
-    """What :func:`add_documents` changed: the full model for rendering, the entity keys whose
-    pages may differ, and what it read (for the benchmark)."""
+    """What :func:`add_documents` changed, for the local render
+    (:mod:`wikikv.compile.local_render`) and the report."""
 
-    model: Model
-    changed: set[str]
+    entities: dict[str, Entity]  # the records it rewrote (recomputed, re-aliased, moved)
+    old_paths: dict[str, str]  # key → path before, of the entities that moved or went
+    gone: set[str]
+    relinked: set[str]  # other entities whose pages link one that appeared, went, moved, renamed
+    members: dict[str, dict[str, Member]]  # directories whose members changed → members now
+    titles: Titles
+    docs: dict[str, DocAnalysis]  # the analyses it read, and the new ones
+    meta: ModelMeta  # as written (totals after the add)
     read: dict[str, int] = field(default_factory=dict)
-    cpu_s: float = 0.0  # CPU time of the update itself (without loading the model for rendering)
+    cpu_s: float = 0.0  # CPU time of the update itself
 
 
 def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
@@ -272,7 +367,10 @@ class _Add:
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.read: dict[str, int] = {}
         self.t_new: Titles | None = None
-        self._members: dict[str, dict[str, str]] = {}
+        self._members: dict[str, dict[str, Member]] = {}
+        self._moved_from: dict[str, str] = {}
+        self._sections: dict[str, Section | None] = {}
+        self._meta = meta
 
     def _count(self, what: str, n: int) -> None:
         self.read[what] = self.read.get(what, 0) + n
@@ -462,22 +560,111 @@ class _Add:
         for e in [*ents_new.values(), *extra_recs.values()]:
             aliases(e, t_new.variants, t_new.display, counts)
         moved = self._place(ents_new, old_recs)
-        self._write(rows_new, chosen_new, ents_new, extra_recs, moved, gone, cands, parts, resolved)
+        self._update_sections(ents_new, moved, old_recs, gone)
+        new_meta = self._new_meta(ents_new, old_recs, gone)
+        self._write(rows_new, chosen_new, ents_new, extra_recs, moved, gone, cands, parts, new_meta)
         updated = {**extra_recs, **moved, **ents_new}
         # pages linking to an entity that appeared, went, moved or was renamed name its path
         relinked: set[str] = set()
+        old_paths = dict(self._moved_from)
         for k, e in ents_new.items():
             was = old_recs.get(k)
             if was is None or (was.path, was.name) != (e.path, e.name):
                 relinked |= set(e.links) | (set(was.links) if was is not None else set())
+            if was is not None and was.path != e.path:
+                old_paths[k] = was.path
         for e in moved.values():
             relinked |= set(e.links)
         for k in gone:
             relinked |= set(old_recs[k].links)
-        cpu = time.process_time() - cpu
-        model = self._full_model(updated, gone, t_new)
-        changed = (set(updated) | relinked) & set(model.entities)
-        return LocalUpdate(model, changed, self.read, cpu)
+            old_paths[k] = old_recs[k].path
+        return LocalUpdate(
+            entities=updated,
+            old_paths=old_paths,
+            gone=gone,
+            relinked=relinked - gone - set(updated),
+            members=self._members,
+            titles=t_new,
+            docs=self.docs,
+            meta=new_meta,
+            read=self.read,
+            cpu_s=time.process_time() - cpu,
+        )
+
+    def _new_meta(
+        self, ents_new: dict[str, Entity], old_recs: dict[str, Entity], gone: set[str]
+    ) -> ModelMeta:
+        m = self.meta
+        before, after = list(old_recs.values()), list(ents_new.values())
+        return ModelMeta(
+            CODE_VERSION,
+            m.folder,
+            False,
+            m.docs + len(self.new),
+            m.entities + len(set(ents_new) - set(old_recs)) - len(gone),
+            m.links + sum(len(e.links) for e in after) - sum(len(e.links) for e in before),
+            m.facts + sum(len(e.facts) for e in after) - sum(len(e.facts) for e in before),
+        )
+
+    def _update_sections(
+        self,
+        ents_new: dict[str, Entity],
+        moved: dict[str, Entity],
+        old_recs: dict[str, Entity],
+        gone: set[str],
+    ) -> None:
+        """Each changed member leaves its section entry and enters the new one (see
+        :class:`Section`)."""
+        was: dict[str, tuple[str, int, Ranked]] = {}
+        now: dict[str, tuple[str, int, Ranked]] = {}
+        for k, e in ents_new.items():
+            if k in old_recs:
+                was[k] = _entry(old_recs[k], old_recs[k].path)
+            now[k] = _entry(e, e.path)
+        for k, e in moved.items():
+            was[k] = _entry(e, self._moved_from[k])
+            now[k] = _entry(e, e.path)
+        for k in gone:
+            was[k] = _entry(old_recs[k], old_recs[k].path)
+        changed = sorted(k for k in was.keys() | now.keys() if was.get(k) != now.get(k))
+        dims = {was[k][0] for k in changed if k in was} | {now[k][0] for k in changed if k in now}
+        stored = self._records("s", dims, Section)
+        for d in sorted(dims):
+            sec = stored.get(d) or Section()
+            size_before = list(sec.size)
+            counts = dict(sec.counts)
+            for k in changed:
+                for entry, step in ((was.get(k), -1), (now.get(k), 1)):
+                    if entry is not None and entry[0] == d:
+                        where = parent(entry[2].path)
+                        counts[where] = counts.get(where, 0) + step
+                        sec.size[entry[1]] += step
+            sec.counts = {w: n for w, n in sorted(counts.items()) if n}
+            for c in (0, 1):
+                top = sec.top[c]
+                bound = rank_order(top[-1]) if top and size_before[c] > len(top) else None
+                keep = [r for r in top if r.key not in changed]
+                enter = [now[k][2] for k in changed if k in now and now[k][:2] == (d, c)]
+                if bound is not None:  # below the bound an unseen member may rank higher
+                    enter = [r for r in enter if rank_order(r) < bound]
+                ranked = sorted(keep + enter, key=rank_order)
+                if len(ranked) < min(TOP, sec.size[c]):
+                    ranked = self._refill(sec, c)
+                sec.top[c] = ranked[:TOP]
+            self._sections[d] = sec if sum(sec.size) else None
+
+    def _refill(self, sec: Section, c: int) -> list[Ranked]:
+        """Every member of a class, from the section's directories: a best member fell out and
+        nothing known can take its place."""
+        stored = self._records("d", [d for d in sec.counts if d not in self._members], dict[str, Member])
+        out: list[Ranked] = []
+        for d in sec.counts:
+            m = self._members.get(d, stored.get(d, {}))
+            keys = sorted(m)
+            for k, path in zip(keys, member_paths(d, [m[k].name for k in keys]), strict=True):
+                if (0 if m[k].about else 1) == c:
+                    out.append(Ranked(k, m[k].name, path, m[k].score))
+        return sorted(out, key=rank_order)
 
     def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
         """Dimensions and paths of the recomputed entities; returns other members that moved."""
@@ -497,21 +684,25 @@ class _Add:
         dirs = set(new_parent.values()) | set(old_parent.values())
         members = {
             d: dict(v)
-            for d, v in self._records("d", dirs, dict[str, str]).items()
+            for d, v in self._records("d", dirs, dict[str, Member]).items()
             if isinstance(v, dict)
         }
+        path_was: dict[str, str] = {}  # a member's path follows from the names in its directory
+        for d, m in members.items():
+            keys = sorted(m)
+            path_was.update(zip(keys, member_paths(d, [m[k].name for k in keys]), strict=True))
         for k, d in old_parent.items():
             members.get(d, {}).pop(k, None)
         for k, d in new_parent.items():
-            members.setdefault(d, {})[k] = ents_new[k].name
+            members.setdefault(d, {})[k] = member(ents_new[k])
         for m in members.values():
             if len(m) > schema.fanout:
                 raise _Fallback("a directory would exceed the fan-out bound")
         paths: dict[str, str] = {}
         for d, m in members.items():
             keys = sorted(m)
-            paths.update(zip(keys, member_paths(d, [m[k] for k in keys]), strict=True))
-        others = [k for k in paths if k not in ents_new]
+            paths.update(zip(keys, member_paths(d, [m[k].name for k in keys]), strict=True))
+        others = [k for k in paths if k not in ents_new and path_was.get(k) != paths[k]]
         moved: dict[str, Entity] = {}
         if others:
             recs = self._records("e", others, Entity)
@@ -520,6 +711,7 @@ class _Add:
                 if rec is None:
                     raise _Fallback("a member's entity record is missing")
                 if rec.path != paths[k]:
+                    self._moved_from[k] = rec.path
                     rec.path = paths[k]
                     moved[k] = rec
         for k, e in ents_new.items():
@@ -537,7 +729,7 @@ class _Add:
         gone: set[str],
         cands: dict[str, CandidateRec],
         parts: dict[str, list[str]],
-        resolved: dict[str, list[tuple[str, MentionOut]]],
+        meta: ModelMeta,
     ) -> None:
         kb = self.kb
         ops: list[Op] = [
@@ -557,6 +749,9 @@ class _Add:
             ops.append(Put(_key(kb, "p", w), _enc.encode(ks)) if ks else Delete(_key(kb, "p", w)))
         for d, m in self._members.items():
             ops.append(Put(_key(kb, "d", d), _enc.encode(m)) if m else Delete(_key(kb, "d", d)))
+        for d, sec in self._sections.items():
+            key = _key(kb, "s", d)
+            ops.append(Delete(key) if sec is None else Put(key, _enc.encode(sec)))
         terms: dict[str, set[str]] = {}
         for i, doc in self.new.items():
             for t in _doc_terms(doc):
@@ -566,26 +761,13 @@ class _Add:
             prev = stored.get(t)
             merged = sorted(ids | set(prev if isinstance(prev, list) else []))
             ops.append(Put(_key(kb, "k", t), _enc.encode(merged)))
-        meta = ModelMeta(CODE_VERSION, self.meta.folder, False, self.meta.docs + len(self.new))
         ops.append(Put(kb.keys.system(META), _enc.encode(meta)))
         kb.commit(ops)
 
-    def _full_model(self, updated: dict[str, Entity], gone: set[str], t: Titles) -> Model:
-        """Every entity, for rendering: the stored ones with the updated ones in place."""
-        start = _key(self.kb, "e", "")[: -len(_h(""))]
-        dec = msgspec.msgpack.Decoder(Entity)
-        entities: dict[str, Entity] = {}
-        n = 0
-        for _, item in self.kb.backend.scan(start, start + b"\xff"):
-            n += 1
-            rec = dec.decode(item.value)
-            if rec.key in gone:
-                continue
-            entities[rec.key] = updated.get(rec.key) or rec
-        for k, e in updated.items():
-            entities.setdefault(k, e)
-        self._count("e (render)", n)
-        return Model(entities=entities, about=t.about, variants=t.variants)
+
+def _entry(e: Entity, path: str) -> tuple[str, int, Ranked]:
+    m = member(e)
+    return dim_path(e.dim), 0 if m.about else 1, Ranked(e.key, e.name, path, m.score)
 
 
 def _table_delta(a: Titles, b: Titles) -> set[str]:

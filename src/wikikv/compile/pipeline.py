@@ -41,6 +41,7 @@ from wikikv.compile.ingest import (
     read_corpora,
     read_corpus,
 )
+from wikikv.compile.local_render import local_desired
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive_full, gazetteer_for
 from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, LazyTexts, desired_nodes
@@ -458,8 +459,8 @@ class Compiler:
                         report.model_fallback = update.reason
                     else:
                         local = update
+                model: Model | None = None
                 if local is not None:
-                    model = local.model
                     report.model_reads = local.read
                     report.timings["model_update_cpu"] = local.cpu_s
                 else:
@@ -470,20 +471,50 @@ class Compiler:
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
                 report.timings["derive"] = time.perf_counter() - t
                 report.timings["derive_cpu"] = time.process_time() - cpu
-                only = None
-                # A resumed job recomputes every signature: the killed one may have left directory
-                # signatures older than the pages under them.
-                incremental = not (
-                    self.options.full_render or report.resumed or model.routing_changed or restore
-                )
-                if incremental and local is not None:
-                    only = local.changed  # what the model update changed, and its neighbours
-                elif incremental and pages.sigs:
-                    touched = [stored[i] for i in remove | set(analysed) if i in stored]
-                    touched += list(analysed.values())
-                    only = affected_keys(self.kb, model, touched, pages.sigs)
                 t, cpu = time.perf_counter(), time.process_time()
-                self._phase_b(current, model, schema, texts, writer, pages, progress, report, only)
+                if model is None:
+                    assert local is not None
+                    # only what the update touched, read by key (compile/local_render.py)
+                    want = local_desired(
+                        self.kb,
+                        local,
+                        analysed,
+                        schema,
+                        state.load_descriptor(self.kb),
+                        self.provider.name,
+                        self.provider.prompt_version,
+                        pages.sigs,
+                        self._lazy_texts(texts),
+                        handedits.edited_paths(self.kb),
+                    )
+                    self._phase_b(want, schema, writer, pages, progress, report)
+                else:
+                    only = None
+                    # A resumed job recomputes every signature: the killed one may have left
+                    # directory signatures older than the pages under them.
+                    incremental = not (
+                        self.options.full_render
+                        or report.resumed
+                        or model.routing_changed
+                        or restore
+                    )
+                    if incremental and pages.sigs:
+                        touched = [stored[i] for i in remove | set(analysed) if i in stored]
+                        touched += list(analysed.values())
+                        only = affected_keys(self.kb, model, touched, pages.sigs)
+                    want = desired_nodes(
+                        self.kb.name,
+                        current,
+                        model,
+                        schema,
+                        state.load_descriptor(self.kb),
+                        self.provider.name,
+                        self.provider.prompt_version,
+                        only,
+                        pages.sigs,
+                        self._lazy_texts(texts),
+                    )
+                    self._phase_b(want, schema, writer, pages, progress, report)
                 report.timings["render"] = time.perf_counter() - t
                 report.timings["render_cpu"] = time.process_time() - cpu
                 if self._gate is not None and self.options.quality is not None:
@@ -495,8 +526,14 @@ class Compiler:
                 state.write(self.kb, [state.progress_op(self.kb, progress)])
                 if remove:
                     self._erase_cache(remove)
-                self._totals(model, current, report)
-                report.grounding = grounding_counts(current.values(), model.llm_dropped)
+                if model is not None:
+                    self._totals(model, current, report)
+                    report.grounding = grounding_counts(current.values(), model.llm_dropped)
+                elif local is not None:  # an add's model holds no LLM notes
+                    meta = local.meta
+                    report.documents, report.entities = meta.docs, meta.entities
+                    report.links, report.facts = meta.links, meta.facts
+                    report.pages = meta.entities + 2 * meta.docs
         if self.options.after_ingest is not None and report.analyzed:
             report.evolved = self.options.after_ingest(self.kb, report.analyzed)
         report.elapsed = time.perf_counter() - t0
@@ -588,35 +625,24 @@ class Compiler:
         )
         return schema
 
+    def _lazy_texts(self, texts: dict[str, str]) -> LazyTexts:
+        return LazyTexts(texts, lambda doc_id: _load_texts(self.kb, {doc_id}).get(doc_id))
+
     def _phase_b(
         self,
-        docs: dict[str, DocAnalysis],
-        model: Model,
+        want: Desired,
         schema: Schema,
-        texts: dict[str, str],
         writer: _Writer,
         pages: state.PageMap,
         progress: state.Progress,
         report: CompileReport,
-        only: set[str] | None = None,
     ) -> None:
         progress.phase = "render"
-        descriptor = state.load_descriptor(self.kb)
-        want: Desired = desired_nodes(
-            self.kb.name,
-            docs,
-            model,
-            schema,
-            descriptor,
-            self.provider.name,
-            self.provider.prompt_version,
-            only,
-            pages.sigs,
-            LazyTexts(texts, lambda doc_id: _load_texts(self.kb, {doc_id}).get(doc_id)),
-        )
+        texts = want.texts
         report.summaries = add_summaries(want, schema, self.provider).to_dict()
         todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]
-        stale = [p for p in pages.sigs if p not in want.sigs]
+        # a partial (local) render lists what goes; a full one goes by what it no longer makes
+        stale = want.stale if want.partial else [p for p in pages.sigs if p not in want.sigs]
         todo_files = [p for p in todo if p not in want.dirs]
         todo_dirs = sorted((p for p in todo if p in want.dirs), key=lambda p: -p.count("/"))
         indexer = _indexer(self.kb) if self.options.index else None

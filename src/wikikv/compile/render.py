@@ -26,6 +26,20 @@ def _sig(prefix: str, *parts: object) -> str:
     return prefix + hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A page as the section and corpus summaries rank it."""
+
+    key: str
+    path: str
+    name: str
+    about: bool  # some document is about it
+
+
+def _rank_key(e: Entity) -> tuple[int, str]:
+    return (-(len(e.about) + len(e.mentioned_in)), e.key)
+
+
 @dataclass
 class Desired:
     docs: dict[str, DocAnalysis]
@@ -41,6 +55,37 @@ class Desired:
     # the documents' texts, for the summaries of pages with no document of their own (the
     # sentence that says what the entity is); loaded on demand in an incremental build
     texts: Mapping[str, str] = field(default_factory=dict)
+    # An add's local render (wikikv.compile.local_render) holds only the nodes it may change:
+    # ``stale`` then lists the pages and directories that go, ``ranked_at`` the best members of
+    # each section it renders, and ``stored_summary`` the summary of a page it does not render.
+    partial: bool = False
+    stale: list[str] = field(default_factory=list)
+    ranked_at: dict[str, list[Listed]] | None = None
+    stored_summary: Callable[[Listed], str] | None = None
+
+    def ranked(self, d: str) -> list[Listed]:
+        """The pages of section ``d`` (a directory, or a dimension and its sub-directories),
+        most documents first (then by key)."""
+        if self.ranked_at is None:
+            under: dict[str, list[Entity]] = {}
+            for path, ent in self.entity_at.items():
+                where = parent(path)
+                under.setdefault(where, []).append(ent)
+                if parent(where) != ROOT:  # a routing sub-dimension belongs to its dimension
+                    under.setdefault(parent(where), []).append(ent)
+            self.ranked_at = {
+                w: [Listed(e.key, e.path, e.name, bool(e.about)) for e in sorted(m, key=_rank_key)]
+                for w, m in under.items()
+            }
+        return self.ranked_at.get(d, [])
+
+    def summary(self, m: Listed) -> str:
+        """A ranked page's one-line summary (:func:`wikikv.compile.pages.entity_summary`)."""
+        ent = self.entity_at.get(m.path)
+        if ent is None and self.stored_summary is not None:
+            return self.stored_summary(m)
+        assert ent is not None, m.path
+        return pg.entity_summary(ent, self.docs, self.lang, self.texts)
 
     def facts_of(self, path: str) -> list[Fact]:
         ent = self.entity_at.get(path)
@@ -121,6 +166,11 @@ def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: s
     )
 
 
+def digest_sig(d: DocAnalysis, about: str, extra: str) -> str:
+    """What a digest is rendered from (``about``: its subject's path)."""
+    return _sig("g:", d.fingerprint, d.digest, about, d.title, d.group, extra)
+
+
 def desired_nodes(
     kb_name: str,
     docs: dict[str, DocAnalysis],
@@ -147,7 +197,7 @@ def desired_nodes(
         a, g = article_path(doc_id), digest_path(doc_id)
         about = model.entities[model.about[doc_id]].path
         want.sigs[a] = "a:" + d.fingerprint
-        want.sigs[g] = _sig("g:", d.fingerprint, d.digest, about, d.title, d.group, extra)
+        want.sigs[g] = digest_sig(d, about, extra)
         want.doc_of[a] = doc_id
         want.doc_of[g] = doc_id
     by_dir: dict[str, list[Entity]] = defaultdict(list)
@@ -206,15 +256,7 @@ def _dirs(
                 (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
                 for e in sorted(members, key=lambda e: e.key)
             ]
-            dim = unescape_segment(parent(d)[1:])
-            label = unescape_segment(d.rsplit("/", 1)[1])
-            _dir(
-                want,
-                d,
-                pg.listing_text(
-                    f"{dim} / {label}", schema.describe_route(dim, label), rows, schema.language
-                ),
-            )
+            _dir(want, d, range_text(schema, d, rows))
         else:
             counts[d] += len(members)
     for spec in schema.dimensions:
@@ -231,16 +273,38 @@ def _dirs(
             ]
         else:
             ranges = sorted(r for r in by_dir if r.count("/") == 2 and parent(r) == d)
-            rows = [
-                (
-                    r,
-                    unescape_segment(r.rsplit("/", 1)[1]),
-                    "",
-                    (f"{len(by_dir[r])} 项" if zh else f"{len(by_dir[r])} pages"),
-                )
-                for r in ranges
-            ]
+            rows = ranges_rows([(r, len(by_dir[r])) for r in ranges], zh)
         _dir(want, d, pg.listing_text(spec.name, spec.description, rows, schema.language))
+    top_dirs(want, kb_name, schema, descriptor, counts, n_docs)
+
+
+def range_text(schema: Schema, d: str, rows: list[tuple[str, str, str, str]]) -> str:
+    """The listing of a routing sub-dimension ``d``."""
+    dim = unescape_segment(parent(d)[1:])
+    label = unescape_segment(d.rsplit("/", 1)[1])
+    return pg.listing_text(
+        f"{dim} / {label}", schema.describe_route(dim, label), rows, schema.language
+    )
+
+
+def ranges_rows(ranges: list[tuple[str, int]], zh: bool) -> list[tuple[str, str, str, str]]:
+    """A routed dimension's rows: its sub-directories and their page counts."""
+    return [
+        (r, unescape_segment(r.rsplit("/", 1)[1]), "", (f"{n} 项" if zh else f"{n} pages"))
+        for r, n in ranges
+    ]
+
+
+def top_dirs(
+    want: Desired,
+    kb_name: str,
+    schema: Schema,
+    descriptor: Descriptor | None,
+    counts: Mapping[str, int],
+    n_docs: int,
+) -> None:
+    """The sources directories and the root (``counts``: pages per dimension directory)."""
+    zh = schema.language == "zh"
     _dir(
         want,
         ARTICLES,
@@ -281,6 +345,10 @@ def _row_summary(want: Desired, ent: Entity) -> str:
     return pg.one_line(pg.entity_summary(ent, want.docs, want.lang, want.texts), 120)
 
 
+def set_dir(want: Desired, path: str, text: str) -> None:
+    _dir(want, path, text)
+
+
 def _dir(want: Desired, path: str, text: str) -> None:
     want.dirs.add(path)
     want.dir_text[path] = text
@@ -288,7 +356,11 @@ def _dir(want: Desired, path: str, text: str) -> None:
 
 
 def _root_text(
-    kb_name: str, schema: Schema, descriptor: Descriptor | None, counts: dict[str, int], n_docs: int
+    kb_name: str,
+    schema: Schema,
+    descriptor: Descriptor | None,
+    counts: Mapping[str, int],
+    n_docs: int,
 ) -> str:
     zh = schema.language == "zh"
     out = [f"# {kb_name}", ""]

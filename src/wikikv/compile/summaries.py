@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikikv.compile import pages as pg
-from wikikv.compile.model import Entity
 from wikikv.compile.render import Desired
 from wikikv.compile.schema import Schema
 from wikikv.store.paths import ROOT, escape_segment, parent
@@ -77,10 +76,6 @@ def synthesized_share(summary: str, sources: Iterable[str]) -> float:
     return sum(1 for w in said if w not in known) / len(said)
 
 
-def _rank(members: list[Entity]) -> list[Entity]:
-    return sorted(members, key=lambda e: (-(len(e.about) + len(e.mentioned_in)), e.key))
-
-
 def _set_text(want: Desired, path: str, text: str) -> None:
     want.dir_text[path] = text
     data = repr((text,)).encode("utf-8", "surrogatepass")
@@ -112,20 +107,12 @@ def add_summaries(want: Desired, schema: Schema, provider: object) -> SummarySta
     stats = SummaryStats()
     zh = schema.language == "zh"
     dims = ["/" + escape_segment(spec.name) for spec in schema.dimensions]
-    under: dict[str, list[Entity]] = {}
-    for path, ent in want.entity_at.items():
-        d = parent(path)
-        under.setdefault(d, []).append(ent)
-        if parent(d) != ROOT:  # a routing sub-dimension: its pages belong to the dimension too
-            under.setdefault(parent(d), []).append(ent)
     section = getattr(provider, "section_summary", None)
-    for d, members in sorted(under.items()):
-        if d not in want.dir_text or not (d in dims or parent(d) in dims):
-            continue  # unchanged (not re-rendered), or not a section
-        offered = [
-            (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}")
-            for e in _rank(members)[:SECTION_PAGES]
-        ]
+    for d in sorted(want.dir_text):
+        members = want.ranked(d)  # most documents first
+        if not members or not (d in dims or parent(d) in dims):
+            continue  # not a section
+        offered = [(m.path, f"{m.name}: {want.summary(m)}") for m in members[:SECTION_PAGES]]
         # Made of the first pages' own summaries, the extractive text has no word of its own:
         # its synthesized share is 0 (summarising every member of a large section to measure
         # that was most of an incremental add's render).
@@ -148,7 +135,7 @@ def add_summaries(want: Desired, schema: Schema, provider: object) -> SummarySta
             else f"> synthesized words: {share:.0%} (bound {SYNTHESIS_BOUND:.0%})"
         )
         _set_text(want, d, _insert(want.dir_text[d], f"{head}\n{pg.one_line(text, 900)}\n{note}\n"))
-    _corpus(want, schema, provider, dims, under, stats)
+    _corpus(want, schema, provider, dims, stats)
     return stats
 
 
@@ -157,24 +144,15 @@ def _corpus(
     schema: Schema,
     provider: object,
     dims: list[str],
-    under: dict[str, list[Entity]],
     stats: SummaryStats,
 ) -> None:
     zh = schema.language == "zh"
     # pages a document is about say what the corpus holds; mentioned-only ones come last
-    main = [
-        (d, sorted(_rank(under.get(d, [])), key=lambda e: not e.about)[:CORPUS_PAGES]) for d in dims
-    ]
-    offered = [
-        (e.path, f"{e.name}: {pg.entity_summary(e, want.docs, want.lang, want.texts)}")
-        for _, ents in main
-        for e in ents
-    ]
-    names = {e.path: e.name for _, ents in main for e in ents}
+    main = [(d, sorted(want.ranked(d), key=lambda m: not m.about)[:CORPUS_PAGES]) for d in dims]
+    offered = [(m.path, f"{m.name}: {want.summary(m)}") for _, ms in main for m in ms]
+    names = {m.path: m.name for _, ms in main for m in ms}
     claims: list[tuple[str, list[str]]] = [
-        (pg.entity_summary(ents[0], want.docs, want.lang, want.texts), [ents[0].path])
-        for _, ents in main
-        if ents
+        (want.summary(ms[0]), [ms[0].path]) for _, ms in main if ms
     ]
     corpus = getattr(provider, "corpus_summary", None)
     if corpus is not None and offered:
