@@ -16,7 +16,7 @@ import pytest
 from wikikv.bench.compile import snapshot
 from wikikv.compile import persisted, state
 from wikikv.compile.analyze import ANALYSIS_VERSION
-from wikikv.compile.model import derive_full
+from wikikv.compile.model import Titles, derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.store.backends.base import Backend
@@ -48,9 +48,11 @@ def _model_records(kb: KnowledgeBase) -> dict[bytes, bytes]:
 
 
 def _decoded_model(kb: KnowledgeBase) -> dict[bytes, object]:
-    return {k: msgspec.msgpack.decode(v) for k, v in _model_records(kb).items()} | {
-        b"meta": persisted.load_meta(kb)
-    }
+    tables = kb.keys.system(persisted.PREFIX + "tables")
+    return {
+        k: msgspec.msgpack.decode(v, type=Titles) if k == tables else msgspec.msgpack.decode(v)
+        for k, v in _model_records(kb).items()
+    } | {b"meta": persisted.load_meta(kb)}
 
 
 def _stored_model_equals_a_full_derive(kb: KnowledgeBase) -> None:
@@ -86,6 +88,9 @@ def test_adding_documents_equals_a_full_build(
     report = Compiler(kb).add(_write(tmp_path / "added.jsonl", added))
     assert report.model_reads, report.model_fallback
     assert report.model_reads.get("documents", 0) < len(rest)
+    # the new documents were analysed with the stored gazetteer and the new titles, read by key
+    ids = [json.loads(line)["id"] for line in added]
+    assert [state.load_docs(kb)[i] for i in ids] == [state.load_docs(whole)[i] for i in ids]
     assert _pages(kb) == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
     assert _full_rerender_writes(kb) == 0
@@ -339,3 +344,23 @@ def test_an_add_reads_only_the_entity_records_it_touches(
     # the records of the entities the document names and their neighbours (11 here), not the
     # kb's 286 (a scan of them all, as the render did before, is counted too)
     assert 0 < counting.entity_reads * 10 < built.entities, counting.entity_reads
+
+
+def test_an_add_leaves_the_whole_wiki_passes_of_the_quality_gate_to_a_later_sync(
+    store: Store, tmp_path: Path, small_en: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Error Book's periodic re-validation reads every page: a local add counts its batch
+    but leaves the pass to the next sync that renders the whole wiki."""
+    from wikikv.quality import errorbook as eb
+    from wikikv.quality import hooks
+
+    lines = _lines(small_en)
+    kb = store.create_kb("kb")
+    Compiler(kb, options=hooks.gated()).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    monkeypatch.setattr(hooks, "VERIFY_EVERY", 1)
+    batches = eb.load(kb).batches
+    report = Compiler(kb, options=hooks.gated()).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    assert report.model_reads, report.model_fallback
+    assert eb.load(kb).batches == batches + 1  # counted, not run (a run sets it to 0)
+    Compiler(kb, options=hooks.gated()).add([])  # not a local add: the pass runs
+    assert eb.load(kb).batches == 0

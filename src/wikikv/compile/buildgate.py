@@ -38,7 +38,14 @@ class BuildQuality(Protocol):
         documents its pages cite."""
 
     def after_batch(
-        self, kb: KnowledgeBase, write: PageWrite, flagged: list[str], analyzed: int
+        self,
+        kb: KnowledgeBase,
+        write: PageWrite,
+        flagged: list[str],
+        analyzed: int,
+        whole: bool = True,
     ) -> None:
         """After the sync's pages are written: repairs through ``write``, the pages the render
-        check flagged, how many documents the sync analysed."""
+        check flagged, how many documents the sync analysed; ``whole`` is False after an
+        incremental add's local render (passes over the whole wiki then wait for a later
+        sync: an add stays proportional to what it touched)."""

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -54,9 +54,9 @@ from wikikv.compile.model import (
     title_entities,
     title_entity,
     title_row,
-    title_tables,
 )
 from wikikv.compile.schema import Schema
+from wikikv.compile.title_index import LazyBuckets, TitleDelta, full_records
 from wikikv.llm.base import MentionOut
 from wikikv.store.backends.base import Delete, Op, Put
 from wikikv.store.kb import KnowledgeBase
@@ -209,8 +209,11 @@ def write_full(
     old = [k for k, _ in kb.backend.scan(_single(kb, ""), _single(kb, "") + b"\xff")]
     write([Delete(k) for k in old])
     model = derived.model
-    write([Put(_single(kb, "titles"), _enc.encode(derived.rows))])
     write([Put(_single(kb, "tables"), _enc.encode(derived.titles))])
+    write(
+        Put(_key(kb, family, name), _enc.encode(value))
+        for family, name, value in full_records(derived.rows, derived.titles)
+    )
     chosen = sorted(k for k in model.entities if k not in derived.titles.display)
     write([Put(_single(kb, "chosen"), _enc.encode(chosen))])
     write(Put(_key(kb, "e", k), _enc.encode(e)) for k, e in model.entities.items())
@@ -304,6 +307,57 @@ class LocalUpdate:
     cpu_s: float = 0.0  # CPU time of the update itself
 
 
+def read_records(
+    kb: KnowledgeBase, family: str, names: Iterable[str], type_: type[T]
+) -> dict[str, T]:
+    """The records of ``names`` in a family that exist, decoded (``get_many`` in chunks)."""
+    names = sorted(set(names))
+    dec: msgspec.msgpack.Decoder[T] = msgspec.msgpack.Decoder(type_)
+    out: dict[str, T] = {}
+    raws = _Loader(kb).many([_key(kb, family, n) for n in names])
+    for name, raw in zip(names, raws, strict=True):
+        if raw is not None:
+            out[name] = dec.decode(raw)
+    return out
+
+
+def usable(kb: KnowledgeBase) -> bool:
+    """Whether an add may update the stored model (written by this code, no LLM notes)."""
+    meta = load_meta(kb)
+    return meta is not None and meta.version == CODE_VERSION and not meta.llm
+
+
+def stored_analyses(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, DocAnalysis]:
+    """The stored analyses of the documents ``ids`` that have one, read by key."""
+    from wikikv.compile.state import doc_key
+
+    order = sorted(set(ids))
+    dec = msgspec.msgpack.Decoder(DocAnalysis)
+    raws = _Loader(kb).many([doc_key(kb, i) for i in order])
+    return {i: dec.decode(raw) for i, raw in zip(order, raws, strict=True) if raw is not None}
+
+
+def add_gazetteer(
+    kb: KnowledgeBase, titles: Iterable[tuple[str, str, str, str]], folder: bool
+) -> ents.Gazetteer | None:
+    """The entity detector's gazetteer for an add of documents (id, title, group, language):
+    the stored buckets with the new titles' entries, read bucket by bucket as the detector asks
+    (:class:`~wikikv.compile.title_index.LazyBuckets`); None when the new titles change the
+    tables in a way only a full computation says (the caller builds it from every title)."""
+    raw = _Loader(kb).one(_single(kb, "tables"))
+    if raw is None:
+        return None
+    rows = {i: TitleRow(t, g, lang, "") for i, t, g, lang in titles}
+
+    def read(family: str, names: list[str], type_: Any) -> dict[str, Any]:
+        return read_records(kb, family, names, type_)
+
+    delta = TitleDelta(msgspec.msgpack.decode(raw, type=Titles), rows, folder, read)
+    if delta.reason:
+        return None
+    return ents.Gazetteer(by_first=LazyBuckets(read, delta.gaz_out, delta.gaz_in))
+
+
 def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
     item = kb.backend.get(kb.keys.system(META))
     if item is None:
@@ -367,6 +421,7 @@ class _Add:
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.read: dict[str, int] = {}
         self.t_new: Titles | None = None
+        self.tables: TitleDelta | None = None
         self._members: dict[str, dict[str, Member]] = {}
         self._moved_from: dict[str, str] = {}
         self._sections: dict[str, Section | None] = {}
@@ -389,38 +444,25 @@ class _Add:
 
     def _records(self, family: str, names: Iterable[str], type_: type[T]) -> dict[str, T]:
         names = sorted(set(names))
-        dec: msgspec.msgpack.Decoder[T] = msgspec.msgpack.Decoder(type_)
-        out: dict[str, T] = {}
-        for name, raw in zip(
-            names, self.load.many([_key(self.kb, family, n) for n in names]), strict=True
-        ):
-            if raw is not None:
-                out[name] = dec.decode(raw)
         self._count(family, len(names))
-        return out
+        return read_records(self.kb, family, names, type_)
 
     def run(self) -> LocalUpdate:
         kb = self.kb
         cpu = time.process_time()
-        raw = self.load.one(_single(kb, "titles"))
         raw_chosen = self.load.one(_single(kb, "chosen"))
-        if raw is None or raw_chosen is None:
-            raise _Fallback("no titles record")
-        rows_old = msgspec.msgpack.decode(raw, type=dict[str, TitleRow])
-        chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
-        rows_new = dict(rows_old)
-        rows_new.update((i, title_row(d)) for i, d in self.new.items())
         raw_tables = self.load.one(_single(kb, "tables"))
-        if raw_tables is None:
+        if raw_tables is None or raw_chosen is None:
             raise _Fallback("no tables record")
+        chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
         t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
-        t_new = title_tables(rows_new, self.meta.folder)
-        if any(t_new.about[i] != k for i, k in t_old.about.items()):
-            raise _Fallback("a new title changes another document's subject")
-        if set(t_old.display) - set(t_new.display):
-            raise _Fallback("a title went")
-        delta = _table_delta(t_old, t_new)
-        self.t_new = t_new
+        rows = {i: title_row(d) for i, d in self.new.items()}
+        tables = TitleDelta(t_old, rows, self.meta.folder, self._records)
+        if tables.reason:
+            raise _Fallback(tables.reason)
+        t_new = self.t_new = tables.new
+        self.tables = tables
+        delta = _leading_to(tables.changed, t_old, t_new)
 
         # 1. documents whose resolution may change
         terms = self._records("k", delta, list[str])
@@ -469,9 +511,9 @@ class _Add:
                 chosen_new.add(k)
             else:
                 chosen_new.discard(k)
-        chosen_new -= set(t_new.display)
-        is_old = set(t_old.display) | chosen_old
-        is_new = set(t_new.display) | chosen_new
+        chosen_new.difference_update(k for k in tables.keys_changed if k in t_new.display)
+        is_old = _Either(t_old.display, chosen_old)
+        is_new = _Either(t_new.display, chosen_new)
 
         # 3. the entities to recompute
         touched: set[str] = set()
@@ -482,25 +524,21 @@ class _Add:
         for k in chosen_new ^ chosen_old:  # a name that becomes (or stops being) an entity:
             for i in docs_before.get(k, set()) | set(cands[k].docs if k in cands else []):
                 touched.add(t_new.about[i])  # the pages of the documents naming it link it
-        touched |= {
-            k
-            for k in set(t_new.display) | set(t_old.display)
-            if t_old.display.get(k) != t_new.display.get(k)
-            or t_old.kinds.get(k) != t_new.kinds.get(k)
-            or t_old.groups.get(k) != t_new.groups.get(k)
-        }
+        touched |= tables.keys_changed  # a display name, kind or folder that changed
         for k in delta:  # the alias rules read variants of an entity's base and head
             touched |= {v for v in (t_old.variants.get(k), t_new.variants.get(k)) if v}
-        touched &= is_old | is_new
+        touched = {k for k in touched if k in is_old or k in is_new}
         gone = {k for k in touched if k in is_old and k not in is_new}
         keep = touched - gone
         old_recs = self._records("e", touched, Entity)
-        if set(old_recs) != touched & is_old:
+        if set(old_recs) != {k for k in touched if k in is_old}:
             raise _Fallback("an entity record is missing")
-        about_of: dict[str, list[str]] = {}
-        for i, k in t_new.about.items():
-            if k in keep:
-                about_of.setdefault(k, []).append(i)
+        about_of: dict[str, list[str]] = {}  # title entity → its documents (new ones added)
+        for k in (k for k in keep if k in t_new.display):
+            about_of[k] = list(old_recs[k].about) if k in old_recs else []
+        for i in sorted(self.new):
+            if t_new.about[i] in about_of:
+                about_of[t_new.about[i]].append(i)
         docs_of: dict[str, set[str]] = {}
         for k in keep:
             if k in old_recs:
@@ -522,7 +560,7 @@ class _Add:
         for k in sorted(keep):
             if k in t_new.display:
                 first = min(about_of[k])
-                e = title_entity(k, t_new, rows_new[first])
+                e = title_entity(k, t_new, title_row(self.docs[first]))
                 e.about = sorted(about_of[k])
             else:
                 e = candidate_entity(k, cands[k].counts)
@@ -562,7 +600,7 @@ class _Add:
         moved = self._place(ents_new, old_recs)
         self._update_sections(ents_new, moved, old_recs, gone)
         new_meta = self._new_meta(ents_new, old_recs, gone)
-        self._write(rows_new, chosen_new, ents_new, extra_recs, moved, gone, cands, parts, new_meta)
+        self._write(chosen_new, ents_new, extra_recs, moved, gone, cands, parts, new_meta)
         updated = {**extra_recs, **moved, **ents_new}
         # pages linking to an entity that appeared, went, moved or was renamed name its path
         relinked: set[str] = set()
@@ -721,7 +759,6 @@ class _Add:
 
     def _write(
         self,
-        rows: dict[str, TitleRow],
         chosen: set[str],
         ents_new: dict[str, Entity],
         extra: dict[str, Entity],
@@ -733,10 +770,13 @@ class _Add:
     ) -> None:
         kb = self.kb
         ops: list[Op] = [
-            Put(_single(kb, "titles"), _enc.encode(rows)),
             Put(_single(kb, "tables"), _enc.encode(self.t_new)),
             Put(_single(kb, "chosen"), _enc.encode(sorted(chosen))),
         ]
+        assert self.tables is not None
+        for family, name, value in [*self.tables.records, *self.tables.gaz_records()]:
+            key = _key(kb, family, name)
+            ops.append(Put(key, _enc.encode(value)) if value else Delete(key))
         for e in [*extra.values(), *moved.values(), *ents_new.values()]:
             ops.append(Put(_key(kb, "e", e.key), _enc.encode(e)))
         ops += [Delete(_key(kb, "e", k)) for k in gone]
@@ -770,17 +810,23 @@ def _entry(e: Entity, path: str) -> tuple[str, int, Ranked]:
     return dim_path(e.dim), 0 if m.about else 1, Ranked(e.key, e.name, path, m.score)
 
 
-def _table_delta(a: Titles, b: Titles) -> set[str]:
-    """Keys whose resolution the title tables may answer differently, and every variant that
-    leads to one of them."""
-    out: set[str] = set()
-    for x, y in ((a.variants, b.variants), (a.short_names, b.short_names)):
-        out |= {k for k in x.keys() | y.keys() if x.get(k) != y.get(k)}
-    out |= a.blocked ^ b.blocked
-    out |= set(a.display) ^ set(b.display)
-    targets = set(out)
+class _Either:
+    """Keys in any of several containers (the title keys and the chosen names, without
+    building their union)."""
+
+    def __init__(self, *parts: Container[str]) -> None:
+        self.parts = parts
+
+    def __contains__(self, key: object) -> bool:
+        return any(key in p for p in self.parts)
+
+
+def _leading_to(changed: set[str], a: Titles, b: Titles) -> set[str]:
+    """Keys whose resolution the title tables may answer differently (``changed``: the keys
+    whose entries changed), and every variant that leads to one of them."""
+    out = set(changed)
     for v in (a.variants, b.variants):
-        out |= {k for k, t in v.items() if t in targets}
+        out |= {k for k, t in v.items() if t in changed}
     return out
 
 

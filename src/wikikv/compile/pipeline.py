@@ -404,9 +404,22 @@ class Compiler:
                 job=report.job, state="running", phase="analyse", started_at=now(), updated_at=now()
             )
             state.write(self.kb, [state.progress_op(self.kb, progress)])
-            with _gc_paused():
-                stored = state.load_docs(self.kb)
             pages = state.load_pages(self.kb)
+            # An add of new documents onto a kb with a usable stored model reads the analyses
+            # of its own documents only (by key); anything else reads them all.
+            partial = (
+                report.job == "add"
+                and not (remove or report.resumed or self.options.full_render)
+                and bool(pages.sigs)
+                and isinstance(self.provider, ExtractiveProvider)
+                and persisted.usable(self.kb)
+            )
+            with _gc_paused():
+                stored = persisted.stored_analyses(self.kb, [d.id for d in docs]) if partial else {}
+                if partial and stored:  # an update: derived again from everything
+                    partial = False
+                if not partial:
+                    stored = state.load_docs(self.kb)
             # A full build looks for written pages deleted by hand since (they are written again
             # below); add/update/remove skip the lookup (one read per page) to stay incremental.
             restore = forget_missing(self.kb, pages) if report.job == "build" else set()
@@ -421,13 +434,24 @@ class Compiler:
             ]
             report.skipped = len(docs) - len(todo)
             current = {k: v for k, v in stored.items() if k not in remove}
-            titles = dict(current)
-            for d in todo:
-                titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
             schema = state.load_schema(self.kb)
             folder = schema.folder_corpus if schema else any(d.group for d in docs)
             if todo and isinstance(self.provider, ExtractiveProvider):
-                self.provider.use_titles(*gazetteer_for(titles, folder))
+                gazetteer = None
+                if partial and all(d.lang != "zh" for d in todo):
+                    new_titles = [(d.id, d.title, d.group, d.lang) for d in todo]
+                    gazetteer = persisted.add_gazetteer(self.kb, new_titles, folder)
+                if gazetteer is not None:
+                    self.provider.use_gazetteer(gazetteer)
+                else:
+                    if partial:
+                        partial = False
+                        stored = state.load_docs(self.kb)
+                        current = dict(stored)
+                    titles = dict(current)
+                    for d in todo:
+                        titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
+                    self.provider.use_titles(*gazetteer_for(titles, folder))
             t, cpu = time.perf_counter(), time.process_time()
             texts = {d.id: d.text for d in docs}
             if self.options.quality is not None:
@@ -464,6 +488,8 @@ class Compiler:
                     report.model_reads = local.read
                     report.timings["model_update_cpu"] = local.cpu_s
                 else:
+                    if partial:  # the model update left it to a full derive: read everything
+                        current = state.load_docs(self.kb)
                     derived = derive_full(current, schema)
                     model = derived.model
                     persisted.write_full(self.kb, derived, current, folder)
@@ -519,7 +545,7 @@ class Compiler:
                 report.timings["render_cpu"] = time.process_time() - cpu
                 if self._gate is not None and self.options.quality is not None:
                     self.options.quality.after_batch(
-                        self.kb, writer.put, self._gate.failed, len(analysed)
+                        self.kb, writer.put, self._gate.failed, len(analysed), whole=local is None
                     )
                 progress.state = "done"
                 progress.updated_at = now()

@@ -70,6 +70,12 @@ class ExtractiveProvider:
         self.gazetteer = ents.build_gazetteer(variants, display)
         self.title_keys = dict(variants)
 
+    def use_gazetteer(self, gazetteer: ents.Gazetteer) -> None:
+        """Give the entity role a gazetteer built elsewhere (an add reads the stored one by
+        key); English only: Chinese detection reads ``title_keys``, left empty here."""
+        self.gazetteer = gazetteer
+        self.title_keys = {}
+
     # ------------------------------------------------------------------ roles
     def descriptor(
         self,

@@ -124,11 +124,18 @@ def _in_page(path: str, rec: FileRecord, page: ParsedPage) -> list[v.Finding]:
 
 
 def after_batch(
-    kb: KnowledgeBase, write: Any, written: list[str], analyzed: int, llm: Any | None = None
+    kb: KnowledgeBase,
+    write: Any,
+    written: list[str],
+    analyzed: int,
+    llm: Any | None = None,
+    whole: bool = True,
 ) -> dict[str, Any]:
     """Layer 1 on ``written`` pages (those the render gate flagged: a page rendered clean has
     nothing for layer 1), the Error Book's counters, periodic verification and layer 2 (see the
-    module docstring). ``write(path, text, meta)`` is the pipeline's writer."""
+    module docstring). ``write(path, text, meta)`` is the pipeline's writer. Without ``whole``
+    (an incremental add that renders only what it touched) the two passes over the whole wiki
+    wait for the next sync that may take them: their counters keep counting."""
     book = eb.load(kb)
     book.batches += 1
     book.docs_since_llm_fix += analyzed
@@ -145,7 +152,7 @@ def after_batch(
             rep.layer1(found)
             out["layer1"] = dict(rep.report.fixed)
             rep.commit()
-    if book.batches >= VERIFY_EVERY:
+    if book.batches >= VERIFY_EVERY and whole:
         book.batches = 0
         decided = decided_keys(kb)
         open_types = [
@@ -156,7 +163,7 @@ def after_batch(
             found = [f for f in found if f.key not in book.waived and f.key not in decided]
             eb.record(book, found, checked=open_types)
         out["verified"] = open_types
-    if book.docs_since_llm_fix >= LLM_FIX_EVERY:
+    if book.docs_since_llm_fix >= LLM_FIX_EVERY and whole:
         book.docs_since_llm_fix = 0
         out["layer2"] = _layer2(kb, book, write, llm)
     eb.save(kb, book)
@@ -196,9 +203,14 @@ class ErrorBookGate:
         return RenderGate(kb, will_exist, texts)
 
     def after_batch(
-        self, kb: KnowledgeBase, write: PageWrite, flagged: list[str], analyzed: int
+        self,
+        kb: KnowledgeBase,
+        write: PageWrite,
+        flagged: list[str],
+        analyzed: int,
+        whole: bool = True,
     ) -> None:
-        after_batch(kb, write, flagged, analyzed)
+        after_batch(kb, write, flagged, analyzed, whole=whole)
 
 
 def gated(options: CompileOptions | None = None, **changes: Any) -> CompileOptions:

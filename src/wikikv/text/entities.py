@@ -211,7 +211,7 @@ class Gazetteer:
 
     def add(self, surface: str, key: str) -> None:
         """Add one spelling; call :meth:`finish` after the last one."""
-        toks = tuple(fold(t) for t in _TOKEN.findall(surface))
+        toks = gazetteer_tokens(surface)
         if toks:
             self.by_first.setdefault(toks[0], []).append((toks, key))
 
@@ -221,6 +221,11 @@ class Gazetteer:
             self.by_first[first] = sorted(set(bucket), key=lambda x: (-len(x[0]), x))
         self.size = sum(len(b) for b in self.by_first.values())
         return self
+
+
+def gazetteer_tokens(surface: str) -> tuple[str, ...]:
+    """The folded words a gazetteer matches a spelling by."""
+    return tuple(fold(t) for t in _TOKEN.findall(surface))
 
 
 def title_variants(titles: Iterable[str]) -> dict[str, str]:

@@ -1,0 +1,380 @@
+"""The title tables kept by key, so that an add updates the entries its titles change.
+
+:func:`wikikv.compile.model.title_tables` is a function of every document's title: which name
+is a title entity, which variants (a base without its qualifier, a head before a comma, a
+declared name) lead to one, which bare names are blocked, which surnames name one person. Each
+entry depends on a few groups of titles, so the persisted model keeps those groups as records
+(``compile/model/<family>/<hash>``):
+
+=========  ============================================================================
+``tg``     a folded title → the documents with that title (id, title, group, language, kind)
+``tb``     a folded base or head → the title keys it comes from (``q``: a qualifier's base)
+``tc``     a declared name → the title keys whose own documents declare it
+``ts``     a surname → the person title keys whose names end with it
+``gz``     a first word → the entity detector's gazetteer entries starting with it
+=========  ============================================================================
+
+:class:`TitleDelta` reads the groups of the new titles, and computes the entries of the tables
+they change exactly as the full computation would; the add then patches the stored tables and
+writes back the groups. The gazetteer the entity detector reads for the new documents is the
+stored one with the new titles' entries (:class:`LazyBuckets`), read bucket by bucket.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from wikikv.compile.model import TitleRow, Titles
+from wikikv.text import entities as ents
+
+Read = Callable[[str, list[str], Any], dict[str, Any]]
+
+
+class TitleDoc(msgspec.Struct, array_like=True, frozen=True):
+    id: str
+    title: str
+    group: str
+    lang: str
+    kind: str
+
+
+class Owner(msgspec.Struct, array_like=True, frozen=True):
+    key: str
+    qual: bool  # the base of a qualified title (else the head before a comma)
+
+
+class GazEntry(msgspec.Struct, array_like=True, frozen=True):
+    variant: str
+    toks: tuple[str, ...]
+    key: str
+
+
+# ------------------------------------------------------------- the pieces of one title
+def name_of(doc: TitleDoc, qualified: bool) -> str:
+    if not qualified:
+        return doc.title
+    return f"{doc.title}（{doc.group}）" if doc.lang == "zh" else f"{doc.title} ({doc.group})"
+
+
+def owners_of(key: str, name: str) -> list[tuple[str, Owner]]:
+    """The bases a title's name gives (see :func:`wikikv.text.entities.title_variants`)."""
+    out: list[tuple[str, Owner]] = []
+    base, qual = ents.split_qualifier(name)
+    if qual:
+        out.append((ents.fold(base), Owner(key, True)))
+    head = name.split(",", 1)[0]
+    if "," in name and len(head.split()) >= 2:
+        out.append((ents.fold(head), Owner(key, False)))
+    return out
+
+
+def surname_of(name: str, kind: str) -> str | None:
+    """The surname a person title gives (see ``model._short_names``)."""
+    if kind != "person":
+        return None
+    parts = ents.split_qualifier(name)[0].split(",")[0].split()
+    if 2 <= len(parts) <= 4 and all(p[:1].isupper() for p in parts):
+        return ents.fold(parts[-1])
+    return None
+
+
+def shown(variant: str, key: str, display: Mapping[str, str]) -> str:
+    """The spelling the gazetteer matches a variant by (see ``model.gazetteer_for``)."""
+    if variant in display:
+        return display[variant]
+    base, _ = ents.split_qualifier(display[key])
+    return base if ents.fold(base) == variant else display[key].split(",")[0]
+
+
+def gaz_entry(variant: str, key: str, display: Mapping[str, str]) -> GazEntry | None:
+    toks = ents.gazetteer_tokens(shown(variant, key, display))
+    return GazEntry(variant, toks, key) if toks else None
+
+
+# --------------------------------------------------------------------------- full write
+def full_records(rows: Mapping[str, TitleRow], titles: Titles) -> Iterable[tuple[str, str, object]]:
+    """(family, name, value) of every record, from a full computation of the tables."""
+    groups: dict[str, list[TitleDoc]] = defaultdict(list)
+    for doc_id in sorted(rows):
+        r = rows[doc_id]
+        groups[ents.fold(r.title)].append(TitleDoc(doc_id, r.title, r.group, r.lang, r.about_kind))
+    for tk, docs in groups.items():
+        yield "tg", tk, docs
+    bases: dict[str, list[Owner]] = defaultdict(list)
+    surnames: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(titles.display):
+        name = titles.display[key]
+        for b, o in owners_of(key, name):
+            bases[b].append(o)
+        s = surname_of(name, titles.kinds[key])
+        if s is not None:
+            surnames[s].append(key)
+    for b, owners in bases.items():
+        yield "tb", b, sorted(set(owners), key=lambda o: (o.key, o.qual))
+    for s, keys in surnames.items():
+        yield "ts", s, keys
+    claimed: dict[str, set[str]] = defaultdict(set)
+    for doc_id in sorted(rows):
+        for key, surface in rows[doc_id].aliases:
+            if key == titles.about[doc_id]:
+                claimed[surface].add(key)
+    for surface, claimers in claimed.items():
+        yield "tc", surface, sorted(claimers)
+    buckets: dict[str, list[GazEntry]] = defaultdict(list)
+    for variant, key in pure_variants(titles).items():
+        entry = gaz_entry(variant, key, titles.display)
+        if entry is not None:
+            buckets[entry.toks[0]].append(entry)
+    for first, entries in buckets.items():
+        yield "gz", first, sorted(entries, key=lambda e: e.variant)
+
+
+def pure_variants(titles: Titles) -> dict[str, str]:
+    """The variants of the titles alone (without declared names): the gazetteer's."""
+    return ents.title_variants(titles.display.values())
+
+
+# ------------------------------------------------------------------------ the delta
+class _Fallback(Exception):
+    pass
+
+
+class TitleDelta:
+    """The tables after adding titles (``rows``: the new documents), from the stored tables
+    ``old`` and the groups the new titles touch, read through ``read(family, names, type)``.
+
+    ``changed`` holds every key whose entry of some table changed (display, kind, group,
+    variant, blocked, short name); ``new`` is the patched tables; ``records`` the groups to
+    write back; ``gaz`` the gazetteer entries that went and came, by first word."""
+
+    def __init__(
+        self, old: Titles, rows: Mapping[str, TitleRow], folder: bool, read: Read
+    ) -> None:
+        self.old = old
+        self.folder = folder
+        self.read = read
+        self.records: list[tuple[str, str, object]] = []
+        self.changed: set[str] = set()
+        self.keys_changed: set[str] = set()
+        self.gaz_out: list[GazEntry] = []
+        self.gaz_in: list[GazEntry] = []
+        self.reason = ""
+        try:
+            self.new = self._compute(rows)
+        except _Fallback as exc:
+            self.reason = str(exc)
+            self.new = old
+
+    def _compute(self, rows: Mapping[str, TitleRow]) -> Titles:
+        old = self.old
+        by_tk: dict[str, list[TitleDoc]] = defaultdict(list)
+        for doc_id in sorted(rows):
+            r = rows[doc_id]
+            by_tk[ents.fold(r.title)].append(
+                TitleDoc(doc_id, r.title, r.group, r.lang, r.about_kind)
+            )
+        stored: dict[str, list[TitleDoc]] = self.read("tg", sorted(by_tk), list[TitleDoc])
+        about, display = dict(old.about), dict(old.display)
+        kinds, groups = dict(old.kinds), dict(old.groups)
+        keys_changed: set[str] = set()
+        dup: dict[str, int] = {}
+        for tk, new_docs in by_tk.items():
+            have = stored.get(tk, [])
+            docs = sorted([*have, *new_docs], key=lambda d: d.id)
+            self.records.append(("tg", tk, docs))
+            dup[tk] = len(docs)
+            qualified = self.folder and len({d.group for d in docs}) > 1
+            if have and qualified != (self.folder and len({d.group for d in have}) > 1):
+                raise _Fallback("a new title changes another document's subject")
+            firsts: dict[str, TitleDoc] = {}
+            before: set[str] = set()
+            for d in docs:
+                key = ents.fold(name_of(d, qualified))
+                if d.id in rows:
+                    about[d.id] = key
+                else:
+                    before.add(key)
+                    if old.about.get(d.id) != key:
+                        raise _Fallback("a new title changes another document's subject")
+                firsts.setdefault(key, d)
+            for key, first in firsts.items():
+                if (key in old.display) != (key in before):  # two groups give one key
+                    raise _Fallback("a title equals another title's qualified name")
+                name = name_of(first, qualified)
+                group = first.group if qualified else groups.get(key)
+                if (display.get(key), kinds.get(key), groups.get(key)) != (name, first.kind, group):
+                    keys_changed.add(key)
+                    display[key], kinds[key] = name, first.kind
+                    if group is not None:
+                        groups[key] = group
+
+        # the bases and heads of titles whose names changed, and the new declared names
+        moves: dict[str, list[tuple[Owner | None, Owner | None]]] = defaultdict(list)
+        for key in keys_changed:
+            for b, o in owners_of(key, old.display[key]) if key in old.display else []:
+                moves[b].append((o, None))
+            for b, o in owners_of(key, display[key]):
+                moves[b].append((None, o))
+        claims: dict[str, set[str]] = defaultdict(set)
+        for doc_id in sorted(rows):
+            for key, surface in rows[doc_id].aliases:
+                if key == about[doc_id]:
+                    claims[surface].add(key)
+        names = sorted(keys_changed | set(moves) | set(claims) | set(by_tk))
+        base_rec: dict[str, list[Owner]] = self.read("tb", names, list[Owner])
+        claim_rec: dict[str, list[str]] = self.read("tc", sorted(claims), list[str])
+        owners_old = {v: base_rec.get(v, []) for v in names}
+        owners_new = dict(owners_old)
+        for b, pairs in moves.items():
+            owners = list(owners_old[b])
+            for gone, came in pairs:
+                if gone is not None:
+                    owners.remove(gone)
+                if came is not None:
+                    owners.append(came)
+            owners_new[b] = sorted(set(owners), key=lambda o: (o.key, o.qual))
+            self.records.append(("tb", b, owners_new[b]))
+        for surface, keys in claims.items():
+            self.records.append(("tc", surface, sorted(set(claim_rec.get(surface, [])) | keys)))
+
+        def pure(v: str, disp: Mapping[str, str], owners: Mapping[str, list[Owner]]) -> str | None:
+            if v in disp:
+                return v
+            keys = {o.key for o in owners.get(v, [])}
+            return next(iter(keys)) if len(keys) == 1 else None
+
+        variants = dict(old.variants)
+        self.pure_old: dict[str, str | None] = {}
+        self.pure_new: dict[str, str | None] = {}
+        for v in names:
+            self.pure_old[v] = pure(v, old.display, owners_old)
+            self.pure_new[v] = final = pure(v, display, owners_new)
+            claimed = set(claim_rec.get(v, [])) | claims.get(v, set())
+            if final is None and len(claimed) == 1:
+                final = next(iter(claimed))
+            if variants.get(v) != final:
+                self.changed.add(v)
+                if final is None:
+                    variants.pop(v, None)
+                else:
+                    variants[v] = final
+
+        # blocked bases (qualified homonyms; in a folder corpus, titles used in two folders)
+        blocked = set(old.blocked)
+        xs = set(moves) | set(by_tk) | keys_changed
+        if self.folder:
+            more: dict[str, list[TitleDoc]] = self.read("tg", sorted(xs - set(dup)), list[TitleDoc])
+            dup.update((x, len(more.get(x, []))) for x in xs - set(dup))
+        for x in xs:
+            quals = {o.key for o in owners_new.get(x, []) if o.qual}
+            now_blocked = len(quals) > 1 or (self.folder and dup.get(x, 0) > 1 and x not in display)
+            if now_blocked != (x in blocked):
+                self.changed.add(x)
+                if now_blocked:
+                    blocked.add(x)
+                else:
+                    blocked.discard(x)
+
+        # surnames of person titles
+        sn_moves: dict[str, list[tuple[str | None, str | None]]] = defaultdict(list)
+        for key in keys_changed:
+            if key in old.display:
+                s0 = surname_of(old.display[key], old.kinds[key])
+                if s0 is not None:
+                    sn_moves[s0].append((key, None))
+            s1 = surname_of(display[key], kinds[key])
+            if s1 is not None:
+                sn_moves[s1].append((None, key))
+        surnames = sorted(set(sn_moves) | (blocked ^ old.blocked))
+        sn_rec: dict[str, list[str]] = self.read("ts", surnames, list[str])
+        short = dict(old.short_names)
+        for s in surnames:
+            owning = set(sn_rec.get(s, []))
+            for gone_k, came_k in sn_moves.get(s, []):
+                if gone_k is not None:
+                    owning.discard(gone_k)
+                if came_k is not None:
+                    owning.add(came_k)
+            if s in sn_moves:
+                self.records.append(("ts", s, sorted(owning)))
+            one = len(owning) == 1 and s not in blocked and len(s) >= 3
+            target = next(iter(owning)) if one else None
+            if short.get(s) != target:
+                self.changed.add(s)
+                if target is None:
+                    short.pop(s, None)
+                else:
+                    short[s] = target
+
+        # the gazetteer: a pure variant's entry, spelled from its title's display name
+        for v in names:
+            k0, k1 = self.pure_old[v], self.pure_new[v]
+            e0 = gaz_entry(v, k0, old.display) if k0 is not None else None
+            e1 = gaz_entry(v, k1, display) if k1 is not None else None
+            if e0 != e1:
+                if e0 is not None:
+                    self.gaz_out.append(e0)
+                if e1 is not None:
+                    self.gaz_in.append(e1)
+        self.keys_changed = keys_changed
+        self.changed |= keys_changed | (set(display) - set(old.display))
+        return Titles(about, display, groups, variants, blocked, kinds, short)
+
+    def gaz_records(self) -> list[tuple[str, str, object]]:
+        """The gazetteer buckets the new titles change, read and patched."""
+        firsts = sorted({e.toks[0] for e in [*self.gaz_out, *self.gaz_in]})
+        stored: dict[str, list[GazEntry]] = self.read("gz", firsts, list[GazEntry])
+        out: list[tuple[str, str, object]] = []
+        for first in firsts:
+            bucket = list(stored.get(first, []))
+            for e in self.gaz_out:
+                if e.toks[0] == first:
+                    bucket.remove(e)
+            bucket += [e for e in self.gaz_in if e.toks[0] == first]
+            out.append(("gz", first, sorted(bucket, key=lambda e: e.variant)))
+        return out
+
+
+class LazyBuckets(dict[str, list[tuple[tuple[str, ...], str]]]):
+    """A gazetteer's ``by_first`` read from the ``gz`` records one first word at a time, with
+    the entries of titles not stored yet (``extra``) merged in, ordered as
+    :meth:`wikikv.text.entities.Gazetteer.finish` orders them."""
+
+    def __init__(
+        self,
+        read: Read,
+        gone: Iterable[GazEntry] = (),
+        came: Iterable[GazEntry] = (),
+    ) -> None:
+        super().__init__()
+        self._read = read
+        self._gone = Counter(gone)
+        self._came: dict[str, list[GazEntry]] = defaultdict(list)
+        for e in came:
+            self._came[e.toks[0]].append(e)
+
+    def _load(self, first: str) -> list[tuple[tuple[str, ...], str]]:
+        stored: list[GazEntry] = self._read("gz", [first], list[GazEntry]).get(first, [])
+        entries = [e for e in stored if e not in self._gone]
+        entries += self._came.get(first, [])
+        bucket = sorted({(e.toks, e.key) for e in entries}, key=lambda x: (-len(x[0]), x))
+        super().__setitem__(first, bucket)
+        return bucket
+
+    def get(self, first: str, default: object = None) -> object:  # type: ignore[override]
+        if not super().__contains__(first):
+            self._load(first)
+        bucket = super().__getitem__(first)
+        return bucket if bucket else default
+
+    def __getitem__(self, first: str) -> list[tuple[tuple[str, ...], str]]:
+        if not super().__contains__(first):
+            self._load(first)
+        return super().__getitem__(first)
+
+    def __contains__(self, first: object) -> bool:
+        return isinstance(first, str) and bool(self[first])
