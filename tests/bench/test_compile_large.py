@@ -6,7 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from wikikv.bench.bigcorpus import copy_tag, extra_document, renamed, write_corpus
+from wikikv.bench.bigcorpus import (
+    copy_tag,
+    extra_document,
+    extra_documents,
+    renamed,
+    write_corpus,
+)
 from wikikv.bench.compile_large import run_large
 
 RECORDS = [
@@ -48,6 +54,7 @@ def test_write_corpus_counts_its_text(tmp_path: Path) -> None:
     )
     extra = extra_document(source, 3)
     assert extra["id"] == "c03-a"
+    assert [d["id"] for d in extra_documents(source, 3, 2)] == ["c03-a", "c03-b"]
     assert extra["id"] not in {json.loads(x)["id"] for x in lines}
 
 
@@ -61,7 +68,9 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         assert row["documents"] == 3 * row["copies"]
         assert row["peak_rss_mb"] > 0
         assert row["peak_anon_mb"] > 0
-        assert row["incremental_added"] == 1
+        # each of the copy-after-last's three documents added on its own, by the local path
+        assert row["incremental_added"] == len(row["incremental_adds"]) == 3
+        assert all(a["model_reads"] and not a["fallback"] for a in row["incremental_adds"])
         assert row["incremental_add_s"] > 0
         # s/MB, not MB/s: on three tiny documents MB/s rounds to 0.0 when the machine is busy.
         assert row["s_per_mb"] > 0

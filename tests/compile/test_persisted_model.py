@@ -304,15 +304,18 @@ def test_a_title_whose_kind_changes_moves_and_its_digests_follow(
 
 
 class _CountingReads:
-    """The kb's backend, counting the model's entity records read (by key or by a scan)."""
+    """The kb's backend, counting the records read (by key or by a scan) under some prefixes."""
 
-    def __init__(self, backend: Backend, prefix: bytes) -> None:
+    def __init__(self, backend: Backend, prefixes: dict[str, bytes]) -> None:
         self._backend = backend
-        self._prefix = prefix
-        self.entity_reads = 0
+        self._prefixes = prefixes
+        self.reads = dict.fromkeys(prefixes, 0)
 
     def _count(self, keys: Iterable[bytes]) -> None:
-        self.entity_reads += sum(1 for k in keys if k.startswith(self._prefix))
+        for k in keys:
+            for name, prefix in self._prefixes.items():
+                if k.startswith(prefix):
+                    self.reads[name] += 1
 
     def get(self, key: bytes) -> Any:
         self._count([key])
@@ -331,19 +334,54 @@ class _CountingReads:
         return getattr(self._backend, name)
 
 
-def test_an_add_reads_only_the_entity_records_it_touches(
+def test_an_add_reads_only_the_records_it_touches(
     store: Store, tmp_path: Path, hotpot_slice: Path
 ) -> None:
     lines = _lines(hotpot_slice)
     kb = store.create_kb("kb")
     built = Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
-    counting = _CountingReads(kb.backend, persisted.entity_key(kb, "")[: -len(persisted._h(""))])
+    prefixes = {
+        "entities": persisted.entity_key(kb, "")[: -len(persisted._h(""))],
+        "analyses": kb.keys.system(state.DOC_PREFIX),
+        "signatures": kb.keys.system(state.SIG_PREFIX),
+    }
+    counting = _CountingReads(kb.backend, prefixes)
     kb.backend = counting  # type: ignore[assignment]
     report = Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-1:]))
     assert report.model_reads, report.model_fallback
+    reads = counting.reads
     # the records of the entities the document names and their neighbours (11 here), not the
-    # kb's 286 (a scan of them all, as the render did before, is counted too)
-    assert 0 < counting.entity_reads * 10 < built.entities, counting.entity_reads
+    # kb's 286 (a scan of them all, as the render did before, is counted too); likewise the
+    # analyses of the documents it touches and the signatures of the pages it renders
+    assert 0 < reads["entities"] * 10 < built.entities, reads
+    assert 0 < reads["analyses"] * 10 < built.documents, reads
+    assert 0 < reads["signatures"] * 10 < built.entities + 2 * built.documents, reads
+
+
+def test_a_kb_with_the_one_record_signature_map_is_read_and_rewritten(
+    store: Store, tmp_path: Path, small_en: Path
+) -> None:
+    """Kbs built before signatures were kept per page hold them in one record: the first sync
+    reads it and writes them per page; the next add is local."""
+    lines = _lines(small_en)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-2]))
+    sigs = state.load_pages(kb).sigs
+    start = kb.keys.system(state.SIG_PREFIX)
+    keyed = [k for k, _ in kb.backend.scan(start, start + b"\xff")]
+    legacy = msgspec.msgpack.encode({"sigs": sigs})
+    old_map = persisted.Put(kb.keys.system(state.PAGES), legacy)
+    kb.commit([*(persisted.Delete(k) for k in keyed), old_map])
+    assert state.load_pages_lazily(kb) is None
+    Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-2:-1]))
+    assert kb.backend.get(kb.keys.system(state.PAGES)) is None
+    assert state.load_pages_lazily(kb) is not None
+    second = Compiler(kb).add(_write(tmp_path / "two.jsonl", lines[-1:]))
+    assert second.model_reads, second.model_fallback
+    whole = store.create_kb("whole")
+    Compiler(whole).build(small_en)
+    assert _pages(kb) == _pages(whole)
+    assert _full_rerender_writes(kb) == 0
 
 
 def test_an_add_leaves_the_whole_wiki_passes_of_the_quality_gate_to_a_later_sync(

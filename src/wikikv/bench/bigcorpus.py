@@ -76,3 +76,15 @@ def write_corpus(source: Path, copies: int, dest: Path, limit: int | None = None
 def extra_document(source: Path, copies: int, limit: int | None = None) -> dict[str, str]:
     """A document that is in none of the ``copies``: the first record of copy ``copies``."""
     return next(renamed(_records(source, limit), copies))
+
+
+def extra_documents(
+    source: Path, copies: int, count: int, limit: int | None = None
+) -> list[dict[str, str]]:
+    """``count`` documents in none of the ``copies``: the first records of copy ``copies``."""
+    out: list[dict[str, str]] = []
+    for r in renamed(_records(source, limit), copies):
+        out.append(r)
+        if len(out) == count:
+            break
+    return out

@@ -404,16 +404,17 @@ class Compiler:
                 job=report.job, state="running", phase="analyse", started_at=now(), updated_at=now()
             )
             state.write(self.kb, [state.progress_op(self.kb, progress)])
-            pages = state.load_pages(self.kb)
             # An add of new documents onto a kb with a usable stored model reads the analyses
-            # of its own documents only (by key); anything else reads them all.
+            # and page signatures of what it touches only (by key); anything else reads all.
             partial = (
                 report.job == "add"
                 and not (remove or report.resumed or self.options.full_render)
-                and bool(pages.sigs)
                 and isinstance(self.provider, ExtractiveProvider)
                 and persisted.usable(self.kb)
             )
+            lazy = state.load_pages_lazily(self.kb) if partial else None
+            partial = lazy is not None and lazy.written
+            pages = lazy if partial and lazy is not None else state.load_pages(self.kb)
             with _gc_paused():
                 stored = persisted.stored_analyses(self.kb, [d.id for d in docs]) if partial else {}
                 if partial and stored:  # an update: derived again from everything
@@ -448,6 +449,7 @@ class Compiler:
                         partial = False
                         stored = state.load_docs(self.kb)
                         current = dict(stored)
+                        pages = state.load_pages(self.kb)
                     titles = dict(current)
                     for d in todo:
                         titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
@@ -473,7 +475,7 @@ class Compiler:
                 local = None
                 if (
                     analysed
-                    and pages.sigs
+                    and pages.written
                     and not (self.options.full_render or report.resumed or restore or remove)
                     and not any(i in stored for i in analysed)
                     and isinstance(self.provider, ExtractiveProvider)
@@ -490,6 +492,7 @@ class Compiler:
                 else:
                     if partial:  # the model update left it to a full derive: read everything
                         current = state.load_docs(self.kb)
+                        pages = state.load_pages(self.kb)
                     derived = derive_full(current, schema)
                     model = derived.model
                     persisted.write_full(self.kb, derived, current, folder)
@@ -524,7 +527,7 @@ class Compiler:
                         or model.routing_changed
                         or restore
                     )
-                    if incremental and pages.sigs:
+                    if incremental and pages.written:
                         touched = [stored[i] for i in remove | set(analysed) if i in stored]
                         touched += list(analysed.values())
                         only = affected_keys(self.kb, model, touched, pages.sigs)
@@ -609,7 +612,7 @@ class Compiler:
                 state.write(
                     self.kb,
                     state.doc_ops(self.kb, unsaved)
-                    + [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)],
+                    + [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)],
                 )
                 unsaved = []
             self.progress("analyse", done, len(todo))
@@ -757,7 +760,9 @@ class Compiler:
             indexer.flush()
         progress.pages_written = n
         progress.updated_at = now()
-        state.write(self.kb, [state.pages_op(self.kb, pages), state.progress_op(self.kb, progress)])
+        state.write(
+            self.kb, [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)]
+        )
 
     def _erase_cache(self, ids: set[str]) -> None:
         try:

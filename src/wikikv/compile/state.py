@@ -5,7 +5,7 @@ fsck walks or reachability checks).
 ``compile/schema``         the :class:`~wikikv.compile.schema.Schema` (scaffold + routing)
 ``descriptor``             the positioning descriptor, a first-class record (IASI)
 ``compile/doc/<hash>``     one :class:`~wikikv.compile.model.DocAnalysis` per document
-``compile/pages``          path → signature of what each written page was rendered from
+``compile/sig/<hash>``     one written page: its path and the signature of what it was rendered from
 ``compile/progress``       the running or last job: phase, counts (resume reads it)
 =========================  ===================================================================
 """
@@ -26,9 +26,11 @@ from wikikv.store.kb import KnowledgeBase
 SCHEMA = "compile/schema"
 DESCRIPTOR = "descriptor"
 DOC_PREFIX = "compile/doc/"
-PAGES = "compile/pages"
+PAGES = "compile/pages"  # the one-record map of older kbs (read once, then rewritten keyed)
+SIG_PREFIX = "compile/sig/"
 PROGRESS = "compile/progress"
 _enc = msgspec.msgpack.Encoder()
+_sig_dec = msgspec.msgpack.Decoder(tuple[str, str])
 
 
 class Progress(msgspec.Struct):
@@ -42,10 +44,59 @@ class Progress(msgspec.Struct):
     updated_at: float = 0.0
 
 
-class PageMap(msgspec.Struct):
-    """What each written node was rendered from: path → signature."""
+class PageMap:
+    """What each written node was rendered from: path → signature, one record per page, so a
+    save writes only what changed since the last one and an add reads only the pages it asks
+    for (:func:`load_pages_lazily`). ``written``: whether any page is recorded."""
 
-    sigs: dict[str, str] = msgspec.field(default_factory=dict)
+    def __init__(self, sigs: dict[str, str] | None = None, saved: dict[str, str] | None = None):
+        self.sigs: dict[str, str] = sigs if sigs is not None else {}
+        self.saved: dict[str, str] = dict(self.sigs) if saved is None else saved
+        self.written = bool(self.sigs)
+        self.legacy = False  # read from the one-record map of older kbs: rewrite it keyed
+
+
+class _LazySigs(dict[str, str]):
+    """The signatures of an add's :class:`PageMap`, each read from its record when first
+    asked for (a missing one is remembered as missing)."""
+
+    def __init__(self, kb: KnowledgeBase, saved: dict[str, str]) -> None:
+        super().__init__()
+        self._kb = kb
+        self._saved = saved
+        self._asked: set[str] = set()
+
+    def _load(self, path: str) -> None:
+        if path in self._asked or super().__contains__(path):
+            return
+        self._asked.add(path)
+        item = self._kb.backend.get(sig_key(self._kb, path))
+        if item is not None:
+            stored_path, sig = _sig_dec.decode(item.value)
+            if stored_path == path:
+                super().__setitem__(path, sig)
+                self._saved[path] = sig
+
+    def get(self, path: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        self._load(path)
+        return super().get(path, default)
+
+    def __getitem__(self, path: str) -> str:
+        self._load(path)
+        return super().__getitem__(path)
+
+    def __contains__(self, path: object) -> bool:
+        if isinstance(path, str):
+            self._load(path)
+        return super().__contains__(path)
+
+    def __setitem__(self, path: str, sig: str) -> None:
+        self._load(path)  # the stored value, so a save knows it changed
+        super().__setitem__(path, sig)
+
+    def pop(self, path: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        self._load(path)
+        return super().pop(path, default)
 
 
 def _key(kb: KnowledgeBase, name: str) -> bytes:
@@ -103,13 +154,58 @@ def drop_doc_ops(kb: KnowledgeBase, ids: Iterable[str]) -> list[Op]:
     return [Delete(doc_key(kb, i)) for i in ids]
 
 
+def sig_key(kb: KnowledgeBase, path: str) -> bytes:
+    digest = hashlib.blake2b(path.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return _key(kb, SIG_PREFIX + digest)
+
+
+class _Legacy(msgspec.Struct):
+    sigs: dict[str, str] = msgspec.field(default_factory=dict)
+
+
 def load_pages(kb: KnowledgeBase) -> PageMap:
+    """Every recorded signature."""
+    sigs: dict[str, str] = {}
     raw = _get(kb, PAGES)
-    return PageMap() if raw is None else msgspec.msgpack.decode(raw, type=PageMap)
+    legacy = raw is not None
+    if raw is not None:
+        sigs.update(msgspec.msgpack.decode(raw, type=_Legacy).sigs)
+    start = _key(kb, SIG_PREFIX)
+    for _, item in kb.backend.scan(start, start + b"\xff"):
+        path, sig = _sig_dec.decode(item.value)
+        sigs[path] = sig
+    pages = PageMap(sigs, saved={} if legacy else None)
+    pages.legacy = legacy
+    return pages
 
 
-def pages_op(kb: KnowledgeBase, pages: PageMap) -> Op:
-    return Put(_key(kb, PAGES), _enc.encode(pages))
+def load_pages_lazily(kb: KnowledgeBase) -> PageMap | None:
+    """A :class:`PageMap` that reads each signature when asked (for an add), or None when the
+    kb still has the one-record map of older versions (:func:`load_pages` reads it)."""
+    if _get(kb, PAGES) is not None:
+        return None
+    saved: dict[str, str] = {}
+    pages = PageMap(_LazySigs(kb, saved), saved=saved)
+    start = _key(kb, SIG_PREFIX)
+    pages.written = bool(list(kb.backend.scan(start, start + b"\xff", limit=1)))
+    return pages
+
+
+def pages_ops(kb: KnowledgeBase, pages: PageMap) -> list[Op]:
+    """The writes that bring the stored signatures to ``pages.sigs``: the changed ones only
+    (and the entries of paths that left the map deleted)."""
+    ops: list[Op] = []
+    for path, sig in pages.sigs.items():
+        if pages.saved.get(path) != sig:
+            ops.append(Put(sig_key(kb, path), _enc.encode((path, sig))))
+    ops += [Delete(sig_key(kb, p)) for p in pages.saved if p not in pages.sigs]
+    if pages.legacy:
+        ops.append(Delete(_key(kb, PAGES)))
+        pages.legacy = False
+    pages.saved.clear()
+    pages.saved.update(pages.sigs)
+    pages.written = pages.written or bool(pages.sigs)
+    return ops
 
 
 def load_progress(kb: KnowledgeBase) -> Progress:

@@ -255,11 +255,11 @@ def _run(
                     pages.sigs[new] = sig
                 if (i + 1) % SAVE_EVERY == 0:
                     journal.moved = i + 1
-                    state.write(kb, [state.pages_op(kb, pages)])
+                    state.write(kb, state.pages_ops(kb, pages))
                     _save_journal(kb, journal)
             journal.moved = len(journal.moves)
             journal.state = "render"
-            state.write(kb, [state.pages_op(kb, pages), state.schema_op(kb, journal.schema)])
+            state.write(kb, [*state.pages_ops(kb, pages), state.schema_op(kb, journal.schema)])
             _save_journal(kb, journal)
     report.timings["move"] = time.perf_counter() - t
     t = time.perf_counter()

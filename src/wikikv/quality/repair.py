@@ -338,7 +338,7 @@ class Repairer:
             for p in compiled:
                 pages.sigs[p] = STALE_SIG
                 self._audit(p, f"{v.RESCHEDULED} for recompilation (page read at this version)")
-            state.write(self.kb, [state.pages_op(self.kb, pages)])
+            state.write(self.kb, state.pages_ops(self.kb, pages))
             for f in self._rescheduled_findings:
                 if f.path not in pages.sigs:  # not a compiled page: only a person can fix it
                     self._queue(f, "review: not a compiled page; complete it by hand")
