@@ -63,3 +63,16 @@ def test_the_texts_a_page_cites_that_hold_the_questions_other_words_rank_first(
     # The page's most cited text, which holds none of 收受 / 津贴, comes after the texts that
     # hold them (cited or not): the page's texts the search found come first in its ranking.
     assert ranked.index("x1") > max(ranked.index(k) for k in ("k1", "k2", "k3"))
+
+
+def test_words_for_how_a_text_holds_its_subject_rank_no_text() -> None:
+    docs = {
+        "m": "墨子到楚国去，要劝楚王不要攻宋。",
+        "g": "新的问题又出现了，出现在报上，又出现在街头，人们都提到它。",
+    }
+    store, kb = small_kb("zh", "一个小小的中文知识库。", docs, {})
+    try:
+        ranked = nav_ranking(nav(kb, "墨子出现在哪些文章里？", Budget(max_reads=24)))
+        assert ranked == ["m"]  # g holds only 出现 / 提到, which every kind of text may say
+    finally:
+        store.close()

@@ -67,7 +67,9 @@ _ENUM_ZH = re.compile(r"(有哪些|哪些|列举|列出|都有什么|有什么)"
 # search, and left out when deciding whether a directory is the whole answer.
 _FRAME_ZH = re.compile(
     r"有哪些|哪些|哪几篇|哪几部|哪几个|哪篇|哪部|列举|列出|都有什么|有什么|所有|全部|"
-    r"回忆文章|文章|作品|小说|著作|篇目"
+    r"回忆文章|文章|作品|小说|著作|篇目|"
+    # How a text may hold its subject: words any text does, which rank texts on nothing.
+    r"出现|提到|写到|谈到|讲到|说到|见于|谈论|涉及|描写|被引用|一事|这件事"
 )
 # Words that place a kind inside a region ("《故事新编》里的人物", "people in Hook").
 _PLACE_WORDS = frozenset("里 中 内 之中 当中 in within of".split())
