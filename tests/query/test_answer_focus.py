@@ -26,6 +26,9 @@ DOCS = {
     "离家": "木三和他的女儿秀姑上了船。秀姑要和那家人闹到底。秀姑说她不回去了。",
     # Another text heavy with the question's words.
     "论婚姻": "女子要和丈夫分开，在旧时是难的。女子和丈夫的事，外人常常议论。",
+    # Two collections' texts (ids <collection>/<title>) about 庄子.
+    "甲集%2F夜谈": "庄子在夜里对着骷髅说话。",
+    "乙集%2F晨谈": "庄子说话。",
     # The subject of a relation question: what 阿水 is, where 阿水 is someone's son, and his son.
     "海边": "阿水是海边的一个渔夫。老张的儿子阿水常常出海。阿水带着他的孩子小满去赶集。",
 }
@@ -115,3 +118,9 @@ def test_no_quotation_mark_opens_twice() -> None:
     assert text == f"「{cut}”」 [1]"
     plain = answer_text([Sentence("雪落在河上。", "/sources/articles/x", (0, 6), "/p", 0)])
     assert plain == "“雪落在河上。” [1]"
+
+
+def test_a_named_collection_restricts_the_answer_to_its_texts(kb: KnowledgeBase) -> None:
+    answer = offline(kb, "《甲集》里庄子对什么说话？")
+    assert answer.citations
+    assert {c.path for c in answer.citations} == {"/sources/articles/甲集%2F夜谈"}

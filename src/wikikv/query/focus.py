@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from wikikv.query.sentences import Sentence, definition_score
 from wikikv.store.paths import unescape_segment
 
+SOURCES = "/sources/"
 _WORK = re.compile(r"《([^《》]{1,40})》")
 # Asking for a name: 叫什么 / 叫什么名字 / 是谁 / 名叫 / 谁.
 _ASKS_NAME = re.compile(r"叫什么|什么名字|名叫|是谁|谁")
@@ -83,10 +84,26 @@ def named_works(question: str) -> list[str]:
     return [t.strip() for t in _WORK.findall(question) if t.strip()]
 
 
+def without_works(question: str) -> str:
+    """The question without the titles it names in 《》 (and the 里 / 中 placing it there)."""
+    return _IN_WORK.sub(" ", question)
+
+
+_IN_WORK = re.compile(r"《[^《》]{1,40}》(?:里面|里|中|内|的)?")
+
+
 def in_works(candidates: Sequence[Sentence], works: Iterable[str]) -> list[Sentence]:
-    """The candidate sentences read from one of ``works`` (by the source's title)."""
+    """The candidate sentences read from one of ``works``: a text of that title, or a text of
+    the collection of that name (a document id is ``<collection>/<title>``)."""
     wanted = set(works)
-    return [s for s in candidates if doc_title(s.source) in wanted]
+    return [
+        s for s in candidates if s.source.startswith(SOURCES) and wanted & set(doc_parts(s.source))
+    ]
+
+
+def doc_parts(source: str) -> list[str]:
+    """The parts of a source document's id (``<collection>``, ``<title>``)."""
+    return unescape_segment(source.rstrip("/").rsplit("/", 1)[-1]).split("/")
 
 
 def names_asked(question: str) -> bool:

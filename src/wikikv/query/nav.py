@@ -61,7 +61,7 @@ _ENUM_EN = re.compile(
 # counts only before a plural noun, and never in an either-or question. (In the retrieval
 # benchmark a bare "which" rule sent 45% of 2WikiMultiHopQA's questions to listings.)
 _WHICH_PLURAL = re.compile(r"^\s*which\s+(\w+\s+)?\w+[^s\W]s\b", re.I)
-_ENUM_ZH = re.compile(r"(有哪些|哪些|列举|列出|都有什么|有什么)")
+_ENUM_ZH = re.compile(r"(有哪些|哪些|哪几篇|哪几部|哪几个|哪几位|列举|列出|都有什么|有什么)")
 # What an enumeration question says about its own form rather than its subject: the asking words
 # and the kind of thing to list when it is "texts" (every source is a text). Dropped from the
 # search, and left out when deciding whether a directory is the whole answer.

@@ -34,7 +34,7 @@ MIN_CHARS = 4
 # Words a question uses to ask, never found in its answer.
 QUESTION_WORDS = frozenset(
     "who whom whose what which where when why how wrote 哪里 哪儿 哪个 哪些 哪篇 谁 是谁 怎样 "
-    "怎么 什么 为什么 如何 几 多少".split()
+    "怎么 什么 为什么 如何 几 多少 叫什么 叫什么名字 什么名字 名叫什么".split()
 )
 
 # What a sentence answering "where / who / when" tends to hold: a small bonus, never a match on
@@ -320,9 +320,11 @@ _OPEN_CLOSE = (("“", "”"), ("‘", "’"), ("「", "」"), ("『", "』"))
 
 
 def balanced(text: str) -> str:
-    """``text`` with its quotation marks paired: a quote the sentence opens and never closes is
-    closed at its end, one it closes without opening is opened at its start (“孔乙己…说道，
-    “不能写罢？” → …说道，“不能写罢？”)."""
+    """``text`` with its quotation marks paired: a closing mark it starts with (the end of the
+    previous sentence's quote) is dropped, a quote it opens and never closes is closed at its
+    end, one it closes without opening is opened at its start (“孔乙己…说道，“不能写罢？” →
+    …说道，“不能写罢？”)."""
+    text = text.lstrip("”’」』 ")  # the close of the previous sentence's quote, split off with it
     for opening, closing in _OPEN_CLOSE:
         depth = unopened = 0
         for ch in text:
