@@ -9,7 +9,7 @@ import re
 import struct
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ POSTING = struct.Struct("<8s" + "H" * (2 * NFIELDS))
 # The two halves of a posting after the doc ref (``<``: no padding, so ref + TF + LENS is POSTING).
 TF = struct.Struct("<" + "H" * NFIELDS)
 LENS = TF
+TF_LENS = struct.Struct("<" + "H" * (2 * NFIELDS))  # a posting after its doc ref
 _BUCKET_BYTE = [bytes([b]) for b in range(1 << BUCKET_BITS)]
 BATCH_OPS = 4000
 FIND_REFS = 16  # up to this many refs, without() searches for them instead of scanning a block
@@ -223,6 +224,26 @@ def analyze_fields(f: Fields) -> Analyzed:
 
 def analyze(rec: IndexRecord) -> Analyzed:
     return analyze_fields(fields_of(rec))
+
+
+class Packed(NamedTuple):
+    """One analysed page as a writer keeps it until its flush: the doc entry and the page's
+    postings packed back to back, one per term of ``entry.terms`` in that order. A flush of
+    16 MiB of pages holds millions of postings; as per-term dicts of lists of five ints
+    (:class:`Analyzed`) they took ~150 bytes each and most of a flush's memory, packed 28."""
+
+    ref: bytes
+    entry: DocEntry
+    postings: bytes
+    vocab: list[str]
+
+
+def packed(a: Analyzed) -> Packed:
+    """``a`` with its term frequencies packed into postings (see :class:`Packed`)."""
+    lens, tfs, pack_rest = a.entry.lens, a.tfs, TF_LENS.pack
+    # ref.join puts the doc ref before each (tf, lens) tail: the postings in one allocation.
+    blob = a.ref.join([b"", *[pack_rest(*tfs[t], *lens) for t in a.entry.terms]])
+    return Packed(a.ref, a.entry, blob, a.vocab)
 
 
 def pack(ref: bytes, tf: Sequence[int], lens: Sequence[int]) -> bytes:

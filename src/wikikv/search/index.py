@@ -58,17 +58,16 @@ from wikikv.search.analysis import (
     _BUCKET_BYTE,
     BATCH_OPS,
     BUCKETS,
-    LENS,
     MAX_TERM_BYTES,
     MEMO_FLUSH_MAX,
-    TF,
-    Analyzed,
+    POSTING,
     DocEntry,
     Fields,
     IndexKeys,
     IndexRecord,
     IndexStats,
     K,
+    Packed,
     V,
     _doc_dec,
     _enc,
@@ -79,6 +78,7 @@ from wikikv.search.analysis import (
     doc_ref,
     fields_of,
     new_generation,
+    packed,
     without,
 )
 from wikikv.search.tokenize import (
@@ -203,6 +203,11 @@ class _Memo:
         return out
 
 
+def _analyse(fields: Fields) -> Packed:
+    """A page analysed for a write, its postings packed (:class:`~wikikv.search.analysis.Packed`)."""
+    return packed(analyze_fields(fields))
+
+
 def _index_empty(backend: Backend, ik: IndexKeys) -> bool:
     """Whether the kb has no index key at all (then no posting block needs reading back)."""
     return next(iter(backend.scan(ik.base, prefix_end(ik.base), limit=1)), None) is None
@@ -212,8 +217,8 @@ def _merge(
     backend: Backend,
     ik: IndexKeys,
     removed: dict[bytes, DocEntry],
-    added: Sequence[Analyzed],
-    fresh: dict[bytes, list[bytes]],
+    added: Sequence[Packed],
+    fresh: dict[bytes, bytearray],
     flying: set[bytes],
 ) -> list[Op]:
     """Block writes for an index that has content: read every touched block once, drop the
@@ -243,9 +248,9 @@ def _merge(
         if item is not None:
             here = by_bucket.get(key[-1:])  # a block key ends with its bucket byte
             value = without(item.value, here) if here else item.value
-        new = fresh.get(key)
+        new = fresh.pop(key, None)
         if new is not None:
-            value += b"".join(new)
+            value += new
         if value:
             ops.append(Put(key, value, ABSENT if item is None else item.version))
         elif item is not None:
@@ -284,44 +289,46 @@ def _vocabulary_gone(
 def _apply(
     kb: KnowledgeBase,
     removed: dict[bytes, DocEntry],
-    added: Sequence[Analyzed],
+    added: Sequence[Packed],
     old_versions: dict[bytes, int],
     extra: Sequence[Op] = (),
 ) -> None:
     """Replace the postings of the docs in ``removed`` (old entries) by those of ``added``, and
     adjust the stats; one read of every touched block, then conditional writes."""
     backend, ik = kb.backend, IndexKeys(kb.name)
-    # Postings are grouped per bucket, then per term, and a block key is built once per block
-    # (a build flush makes several postings per block; keying each posting cost ~20% of it).
-    groups: list[dict[str, list[bytes]]] = [{} for _ in range(BUCKETS)]
-    pack_tf = TF.pack
+    # Postings are grouped per bucket, then per term, into one growing buffer per block, and a
+    # block key is built once per block (a build flush makes several postings per block; keying
+    # each posting cost ~20% of it).
+    groups: list[dict[str, bytearray]] = [{} for _ in range(BUCKETS)]
+    size = POSTING.size
     for doc in added:
-        ref, group = doc.ref, groups[bucket_of(doc.ref)]
-        tail = LENS.pack(*doc.entry.lens)
-        for term, tf in doc.tfs.items():
-            posting = ref + pack_tf(*tf) + tail
-            postings = group.get(term)
-            if postings is None:
-                group[term] = [posting]
+        group, blob = groups[bucket_of(doc.ref)], doc.postings
+        for at, term in zip(range(0, len(blob), size), doc.entry.terms, strict=True):
+            block = group.get(term)
+            if block is None:
+                group[term] = bytearray(blob[at : at + size])
             else:
-                postings.append(posting)
+                block += blob[at : at + size]
     prefixes: dict[str, bytes] = {}
-    fresh: dict[bytes, list[bytes]] = {}
+    fresh: dict[bytes, bytearray] = {}
     for b, group in enumerate(groups):
         bb = _BUCKET_BYTE[b]
-        for term, postings in group.items():
+        for term, block in group.items():
             p = prefixes.get(term)
             if p is None:
                 p = prefixes[term] = ik.term_prefix(term)
-            fresh[p + bb] = postings
+            fresh[p + bb] = block
+        group.clear()
+    del prefixes
     ops: list[Op]
     markers: dict[bytes, set[bytes]] = {}
     if not removed and _index_empty(backend, ik):
         # A first build: every block is new, so nothing is read back and nothing filtered (the
         # writes still expect ABSENT, so a concurrent writer is caught). Put is a NamedTuple;
         # tuple.__new__ skips its Python-level constructor (one per block: ~750k for Lu Xun).
-        new_tuple = tuple.__new__
-        ops = [new_tuple(Put, (key, b"".join(fresh[key]), ABSENT)) for key in sorted(fresh)]
+        # Each block leaves ``fresh`` as its op is made, so the postings are held once.
+        new_tuple, pop = tuple.__new__, fresh.pop
+        ops = [new_tuple(Put, (key, bytes(pop(key)), ABSENT)) for key in sorted(fresh)]
     else:
         markers = _in_flight(backend, ik)
         flying = set().union(*markers.values())
@@ -391,7 +398,7 @@ def index_page(kb: KnowledgeBase, record: IndexRecord) -> bool:
     """Index (or re-index) one page or directory; returns False when nothing changed."""
     fields = fields_of(record)
     ref = doc_ref(fields.path)
-    analyzed: list[Analyzed] = []
+    analyzed: list[Packed] = []
     memo: list[_Memo] = []
 
     def once() -> bool:
@@ -401,7 +408,7 @@ def index_page(kb: KnowledgeBase, record: IndexRecord) -> bool:
             return False  # same indexed content: not even tokenized
         if not analyzed:
             memo.append(_Memo(kb, [fields]))
-            analyzed.append(analyze_fields(fields))
+            analyzed.append(_analyse(fields))
         _apply(kb, old, analyzed, versions, memo[0].ops())
         return True
 
@@ -484,7 +491,7 @@ class IndexWriter:
         refs = list(pending) + [doc_ref(p) for p in sorted(self._removed)]
         if not refs:
             return 0
-        analyzed: dict[bytes, Analyzed] = {}
+        analyzed: dict[bytes, Packed] = {}
         memos: list[_Memo] = []  # one per attempt: each covers the pages it analysed
         written = 0
 
@@ -500,7 +507,7 @@ class IndexWriter:
                     changed.append(fields)
             fresh = [f for f in changed if doc_ref(f.path) not in analyzed]
             memos.append(_Memo(self.kb, fresh))
-            analyzed.update((d.ref, d) for d in map(analyze_fields, fresh))
+            analyzed.update((d.ref, d) for d in map(_analyse, fresh))
             docs = [analyzed[doc_ref(f.path)] for f in changed]
             written = len(docs)
             if not docs and not old:
