@@ -42,9 +42,9 @@ def test_a_flush_per_batch_builds_the_same_wiki_and_index(
             flushes: list[int] = []
             real = pipeline._Indexer.flush
 
-            def counting(self: pipeline._Indexer) -> None:
+            def counting(self: pipeline._Indexer, last: bool = False) -> None:
                 flushes.append(self.pending_chars)
-                real(self)
+                real(self, last)
 
             monkeypatch.setattr(pipeline._Indexer, "flush", counting)
             monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 1)  # every batch, every page
@@ -70,6 +70,30 @@ def test_a_job_killed_before_the_index_flush_resumes_to_a_full_index(
                 )
             report = Compiler(kb).build(hotpot_slice)
             assert report.resumed
+            assert snapshot(kb) == snapshot(clean)
+            assert _index(kb) == _index(clean)
+
+
+def test_a_build_killed_while_rendering_resumes_to_the_same_index(
+    tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first build stages its index flushes and merges them at the end: killed in phase B
+    with runs staged (and one cut short), the resumed build merges them into the clean index."""
+    monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 20_000)  # a run every few pages
+    with open_store(f"lmdb://{tmp_path / 'clean'}?sync=false") as s1:
+        clean = s1.create_kb("kb")
+        done = Compiler(clean).build(hotpot_slice)
+        with open_store(f"lmdb://{tmp_path / 'crash'}?sync=false") as s2:
+            kb = s2.create_kb("kb")
+            with pytest.raises(SimulatedCrash):  # every article written, then some pages
+                Compiler(kb, options=CompileOptions(fail_after_writes=done.analyzed + 60)).build(
+                    hotpot_slice
+                )
+            ik = IndexKeys(kb.name)
+            assert list(kb.backend.scan(ik.runs, ik.runs + b"\xff"))  # runs were staged
+            report = Compiler(kb).build(hotpot_slice)
+            assert report.resumed
+            assert list(kb.backend.scan(ik.runs, ik.runs + b"\xff")) == []
             assert snapshot(kb) == snapshot(clean)
             assert _index(kb) == _index(clean)
 

@@ -578,7 +578,7 @@ class Compiler:
         self.progress("analyse", 0, len(todo))
         # Articles are searchable too: nav answers "which texts mention X" from their full text
         # (digests alone hold a few sentences per document).
-        indexer = _indexer(self.kb) if self.options.index else None
+        indexer = self._indexer()
         unsaved: list[DocAnalysis] = []  # analysed, written, not yet recorded as done
         for i in range(0, len(todo), step):
             chunk = todo[i : i + step]
@@ -674,7 +674,7 @@ class Compiler:
         stale = want.stale if want.partial else [p for p in pages.sigs if p not in want.sigs]
         todo_files = [p for p in todo if p not in want.dirs]
         todo_dirs = sorted((p for p in todo if p in want.dirs), key=lambda p: -p.count("/"))
-        indexer = _indexer(self.kb) if self.options.index else None
+        indexer = self._indexer()
         self.progress("render", 0, len(todo) + len(stale))
         need = {f.doc for p in todo_files for f in want.facts_of(p)} | {
             want.doc_of[p] for p in todo_files if p in want.doc_of
@@ -737,8 +737,16 @@ class Compiler:
             self._drop_empty_dir(path)
             pages.sigs.pop(path, None)
         report.written = n + len(todo_dirs)
-        self._save(writer, pages, progress, n, indexer)
+        self._save(writer, pages, progress, n, indexer, last=True)
         self.progress("render", len(todo) + len(stale), len(todo) + len(stale))
+
+    def _indexer(self) -> _Indexer | None:
+        """The search index writer of a phase. It stages its flushes (merged at the end of
+        phase B: see wikikv.search.index.merge_staged) when the index has nothing yet, unless
+        the provider searches the kb while it analyses (LLM mode: SelectPages)."""
+        if not self.options.index:
+            return None
+        return _indexer(self.kb, staged=getattr(self.provider, "use_existing", None) is None)
 
     def _drop_empty_dir(self, path: str) -> None:
         try:
@@ -754,10 +762,11 @@ class Compiler:
         progress: state.Progress,
         n: int,
         indexer: _Indexer | None,
+        last: bool = False,
     ) -> None:
         writer.flush()
         if indexer is not None:
-            indexer.flush()
+            indexer.flush(last)
         progress.pages_written = n
         progress.updated_at = now()
         state.write(
@@ -859,14 +868,18 @@ class _Indexer:
     def remove(self, path: str) -> None:
         self.writer.remove(path)
 
-    def flush(self) -> None:
-        self.writer.flush()
+    def flush(self, last: bool = False) -> None:
+        """Write what waits; ``last`` (the end of a build): also merge what was staged."""
+        if last:
+            self.writer.finish()
+        else:
+            self.writer.flush()
         self.pending_chars = 0
 
 
-def _indexer(kb: KnowledgeBase) -> _Indexer | None:
+def _indexer(kb: KnowledgeBase, staged: bool = False) -> _Indexer | None:
     try:
         from wikikv.search.index import IndexWriter
     except ImportError:
         return None
-    return _Indexer(kb, IndexWriter(kb))
+    return _Indexer(kb, IndexWriter(kb, staged=staged))

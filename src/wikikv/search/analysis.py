@@ -40,6 +40,7 @@ _BUCKET_BYTE = [bytes([b]) for b in range(1 << BUCKET_BITS)]
 BATCH_OPS = 4000
 FIND_REFS = 16  # up to this many refs, without() searches for them instead of scanning a block
 MEMO_FLUSH_MAX = 20_000
+RUN_SEQ_BYTES = 8
 
 IndexRecord = FileRecord | DirRecord
 K = TypeVar("K")
@@ -73,7 +74,7 @@ _words_dec = msgspec.msgpack.Decoder(list[str])
 class IndexKeys:
     """Key builder for one kb's search index."""
 
-    __slots__ = ("base", "stats", "_d", "_p", "_v", "_j", "_w")
+    __slots__ = ("base", "stats", "_d", "_p", "_v", "_j", "_w", "runs", "run_entries", "run_blocks")
 
     def __init__(self, kb: str) -> None:
         self.base = KBKeys(kb).space("I")
@@ -83,6 +84,12 @@ class IndexKeys:
         self._v = self.base + b"v"
         self._j = self.base + b"j"
         self._w = self.base + b"w"
+        # Staged runs of a first build (wikikv.search.index.merge_staged): a run's completion
+        # record, its doc entries (ref-major, so a doc's runs are neighbours) and its blocks
+        # (block-major, so a block's runs are neighbours).
+        self.runs = self.base + b"c"
+        self.run_entries = self.base + b"e"
+        self.run_blocks = self.base + b"r"
 
     def doc(self, ref: bytes) -> bytes:
         return self._d + ref
@@ -98,6 +105,26 @@ class IndexKeys:
 
     def variant(self, variant: str, word: str) -> bytes:
         return self.variant_prefix(variant) + word.encode("utf-8")
+
+    def postings_range(self) -> tuple[bytes, bytes]:
+        return self._p, self.base + b"q"
+
+    def docs_range(self) -> tuple[bytes, bytes]:
+        return self._d, self.base + b"e"
+
+    def run(self, seq: bytes) -> bytes:
+        return self.runs + seq
+
+    def run_entry(self, ref: bytes, seq: bytes) -> bytes:
+        return self.run_entries + ref + seq
+
+    def run_block(self, block: bytes, seq: bytes) -> bytes:
+        """The key of ``seq``'s part of the posting block ``block`` (a :meth:`posting` key)."""
+        return self.run_blocks + block[len(self._p) :] + seq
+
+    def block_of_run(self, key: bytes) -> bytes:
+        """The posting block a :meth:`run_block` key is part of (its seq cut off)."""
+        return self._p + key[len(self.run_blocks) : -RUN_SEQ_BYTES]
 
     def in_flight(self, token: bytes) -> bytes:
         return self._w + token

@@ -47,11 +47,13 @@ from __future__ import annotations
 import gc
 import os
 import threading
+import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Generic
 
+import msgspec
 from cachetools import LRUCache
 
 from wikikv.search.analysis import (
@@ -60,7 +62,9 @@ from wikikv.search.analysis import (
     BUCKETS,
     MAX_TERM_BYTES,
     MEMO_FLUSH_MAX,
+    NFIELDS,
     POSTING,
+    RUN_SEQ_BYTES,
     DocEntry,
     Fields,
     IndexKeys,
@@ -286,16 +290,8 @@ def _vocabulary_gone(
     return ops
 
 
-def _apply(
-    kb: KnowledgeBase,
-    removed: dict[bytes, DocEntry],
-    added: Sequence[Packed],
-    old_versions: dict[bytes, int],
-    extra: Sequence[Op] = (),
-) -> None:
-    """Replace the postings of the docs in ``removed`` (old entries) by those of ``added``, and
-    adjust the stats; one read of every touched block, then conditional writes."""
-    backend, ik = kb.backend, IndexKeys(kb.name)
+def _blocks(ik: IndexKeys, added: Sequence[Packed]) -> dict[bytes, bytearray]:
+    """The postings of ``added`` per block key."""
     # Postings are grouped per bucket, then per term, into one growing buffer per block, and a
     # block key is built once per block (a build flush makes several postings per block; keying
     # each posting cost ~20% of it).
@@ -319,7 +315,28 @@ def _apply(
                 p = prefixes[term] = ik.term_prefix(term)
             fresh[p + bb] = block
         group.clear()
-    del prefixes
+    return fresh
+
+
+def _variant_ops(ik: IndexKeys, added: Sequence[Packed]) -> list[Op]:
+    words: set[str] = set()  # names repeat across pages: each word's neighbourhood once
+    for doc in added:
+        words.update(doc.vocab)
+    variants = {ik.variant(v, w) for w in words for v in deletes(w)}
+    return [Put(key, b"") for key in sorted(variants)]
+
+
+def _apply(
+    kb: KnowledgeBase,
+    removed: dict[bytes, DocEntry],
+    added: Sequence[Packed],
+    old_versions: dict[bytes, int],
+    extra: Sequence[Op] = (),
+) -> None:
+    """Replace the postings of the docs in ``removed`` (old entries) by those of ``added``, and
+    adjust the stats; one read of every touched block, then conditional writes."""
+    backend, ik = kb.backend, IndexKeys(kb.name)
+    fresh = _blocks(ik, added)
     ops: list[Op]
     markers: dict[bytes, set[bytes]] = {}
     if not removed and _index_empty(backend, ik):
@@ -333,11 +350,7 @@ def _apply(
         markers = _in_flight(backend, ik)
         flying = set().union(*markers.values())
         ops = _merge(backend, ik, removed, added, fresh, flying)
-    words: set[str] = set()  # names repeat across pages: each word's neighbourhood once
-    for doc in added:
-        words.update(doc.vocab)
-    variants = {ik.variant(v, w) for w in words for v in deletes(w)}
-    ops.extend(Put(key, b"") for key in sorted(variants))
+    ops.extend(_variant_ops(ik, added))
     ops.extend(extra)
     added_refs = {d.ref for d in added}
     new_refs = sorted(added_refs.difference(removed))
@@ -379,10 +392,191 @@ def _apply(
         _commit(kb, final)
 
 
+# ------------------------------------------------------------------ staged runs
+def _has_runs(backend: Backend, ik: IndexKeys) -> bool:
+    return next(iter(backend.scan(ik.runs, prefix_end(ik.runs), limit=1)), None) is not None
+
+
+def _can_stage(backend: Backend, ik: IndexKeys) -> bool:
+    """Whether the index holds no doc and no posting block (staged runs aside)."""
+    return all(
+        next(iter(backend.scan(start, end, limit=1)), None) is None
+        for start, end in (ik.docs_range(), ik.postings_range())
+    )
+
+
+def _chunks(backend: Backend, start: bytes, end: bytes) -> Iterator[list[tuple[bytes, Item]]]:
+    """``start <= key < end`` in key order, ``BATCH_OPS`` items at a time (a scan of a whole
+    staged index at once would hold it all in memory)."""
+    while True:
+        chunk = list(backend.scan(start, end, limit=BATCH_OPS))
+        if not chunk:
+            return
+        yield chunk
+        start = chunk[-1][0] + b"\x00"
+
+
+_RUN_STATS = msgspec.msgpack.Decoder(list[int])
+_last_seq = 0
+
+
+def _next_seq() -> bytes:
+    """A run's sequence number: the clock in nanoseconds, increasing within a process, so a
+    resumed build's runs sort after the killed one's."""
+    global _last_seq
+    _last_seq = max(time.time_ns(), _last_seq + 1)
+    return _last_seq.to_bytes(RUN_SEQ_BYTES, "big")
+
+
+def _stage(kb: KnowledgeBase, added: Sequence[Packed], extra: Sequence[Op]) -> None:
+    """Write ``added`` as one staged run: its blocks and doc entries under the run's sequence
+    number, then (last batch) its completion record with the run's stats. Nothing is read."""
+    ik = IndexKeys(kb.name)
+    seq = _next_seq()
+    fresh = _blocks(ik, added)
+    new_tuple, pop = tuple.__new__, fresh.pop
+    ops: list[Op] = [
+        new_tuple(Put, (ik.run_block(key, seq), bytes(pop(key)), ABSENT)) for key in sorted(fresh)
+    ]
+    ops.extend(_variant_ops(ik, added))
+    ops.extend(extra)
+    totals = [0] * NFIELDS
+    for doc in sorted(added, key=lambda d: d.ref):
+        ops.append(Put(ik.run_entry(doc.ref, seq), _enc.encode(doc.entry), ABSENT))
+        totals = [t + n for t, n in zip(totals, doc.entry.lens, strict=True)]
+    ops.append(Put(ik.run(seq), _enc.encode([len(added), *totals]), ABSENT))
+    _commit(kb, ops)
+
+
+class _MergePlan(msgspec.Struct, array_like=True):
+    """What a merge of staged runs writes besides the blocks, computed once and stored first,
+    so a merge done again after a kill (when part of the runs is gone) writes the same."""
+
+    complete: list[bytes]  # the runs that count
+    n: int
+    totals: list[int]
+    superseded: dict[bytes, list[bytes]]  # run → refs a later complete run indexed again
+
+
+_plan_dec = msgspec.msgpack.Decoder(_MergePlan)
+
+
+def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
+    backend = kb.backend
+    stored = backend.get(ik.run(b""))
+    if stored is not None:
+        return _plan_dec.decode(stored.value)
+    complete: dict[bytes, list[int]] = {}
+    for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)):
+        for key, item in chunk:
+            complete[key[len(ik.runs) :]] = _RUN_STATS.decode(item.value)
+    n = sum(c[0] for c in complete.values())
+    totals = [sum(c[1 + f] for c in complete.values()) for f in range(NFIELDS)]
+    superseded: dict[bytes, list[bytes]] = {}
+    last_ref, last_seq, last_value = b"", b"", b""
+    # Entries are ref-major: a doc's runs are neighbours, in run order; the last complete wins.
+    for chunk in _chunks(backend, ik.run_entries, prefix_end(ik.run_entries)):
+        for key, item in chunk:
+            rest = key[len(ik.run_entries) :]
+            ref, seq = rest[:8], rest[8:]
+            if seq not in complete:
+                continue
+            if ref == last_ref:
+                superseded.setdefault(last_seq, []).append(ref)
+                n -= 1
+                lens = _doc_dec.decode(last_value).lens
+                totals = [t - x for t, x in zip(totals, lens, strict=True)]
+            last_ref, last_seq, last_value = ref, seq, item.value
+    plan = _MergePlan(sorted(complete), n, totals, superseded)
+    kb.commit([Put(ik.run(b""), _enc.encode(plan))])
+    return plan
+
+
+def merge_staged(kb: KnowledgeBase) -> int:
+    """Merge the staged runs into the index: each posting block written once, its runs' parts
+    joined in run order; returns the docs merged.
+
+    A first build stages its flushes (:class:`IndexWriter` with ``staged``) instead of
+    rewriting every block it touches at every flush: a block of a common word is in every
+    flush, so the bytes rewritten grew with the square of the corpus. A run counts once its
+    completion record is stored (its last batch); the parts and entries of a run without one
+    are dropped. A doc in several complete runs (a resumed build indexing a page again) keeps
+    its last run's entry and postings.
+
+    The merge first stores its plan (the runs that count, the stats, the docs indexed again),
+    then writes each block with the deletion of its parts in one batch, then each doc entry
+    with the deletion of its staged copies, then the stats, and last deletes the completion
+    records and the plan. A merge killed anywhere is finished by the next one (any index write
+    starts with it): what it already moved is gone from the runs, the rest is moved the same
+    way, and the plan keeps the stats and the superseded docs it no longer could compute."""
+    backend, ik = kb.backend, IndexKeys(kb.name)
+    plan = _merge_plan(kb, ik)
+    complete = set(plan.complete)
+    superseded = {seq: set(refs) for seq, refs in plan.superseded.items()}
+    pending: list[Op] = []
+
+    def commit_if_full() -> None:
+        if len(pending) >= BATCH_OPS:
+            kb.commit(pending[:])
+            pending.clear()
+
+    # Blocks, block-major: a block's parts are neighbours, in run order. A block's parts go in
+    # the batch that writes it (batches end between blocks).
+    block, parts = b"", bytearray()
+    for chunk in _chunks(backend, ik.run_blocks, prefix_end(ik.run_blocks)):
+        for key, item in chunk:
+            here = ik.block_of_run(key)
+            if here != block:
+                if parts:
+                    pending.append(Put(block, bytes(parts)))
+                commit_if_full()
+                block, parts = here, bytearray()
+            pending.append(Delete(key))
+            seq = key[-RUN_SEQ_BYTES:]
+            if seq in complete:
+                gone = superseded.get(seq)
+                parts += without(item.value, gone) if gone else item.value
+    if parts:
+        pending.append(Put(block, bytes(parts)))
+    # Entries, ref-major: a doc's staged copies go in the batch that writes its entry.
+    merged = 0
+    ref, entry = b"", b""
+    for chunk in _chunks(backend, ik.run_entries, prefix_end(ik.run_entries)):
+        for key, item in chunk:
+            rest = key[len(ik.run_entries) :]
+            if rest[:8] != ref:
+                if entry:
+                    pending.append(Put(ik.doc(ref), entry))
+                    merged += 1
+                commit_if_full()
+                ref, entry = rest[:8], b""
+            pending.append(Delete(key))
+            if rest[8:] in complete:
+                entry = item.value  # the last complete run's
+    if entry:
+        pending.append(Put(ik.doc(ref), entry))
+        merged += 1
+    version, stats = read_stats(backend, ik)
+    # Absolute, not added to: a first build's runs are the whole index.
+    stats.n, stats.total = plan.n, plan.totals
+    stats.gen = new_generation()
+    stats.writes += 1
+    pending.append(Put(ik.stats, _enc.encode(stats), version))
+    _commit(kb, pending)
+    done = [key for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)) for key, _ in chunk]
+    _commit(kb, [Delete(key) for key in done if key != ik.runs])
+    kb.commit([Delete(ik.runs)])  # the plan last: until then a merge done again reads it
+    return merged
+
+
 def _current(
     kb: KnowledgeBase, refs: Sequence[bytes]
 ) -> tuple[dict[bytes, DocEntry], dict[bytes, int]]:
     ik = IndexKeys(kb.name)
+    if _has_runs(kb.backend, ik):
+        # An interrupted first build left staged runs: merged first, so the entries read here
+        # (and the blocks the write rewrites) are the whole index.
+        merge_staged(kb)
     entries: dict[bytes, DocEntry] = {}
     versions: dict[bytes, int] = {}
     for i in range(0, len(refs), BATCH_OPS):
@@ -454,8 +648,11 @@ class IndexWriter:
     re-renders pages whose index content is often unchanged), and each page is analysed once
     however many times a conflict makes the flush retry."""
 
-    def __init__(self, kb: KnowledgeBase) -> None:
+    def __init__(self, kb: KnowledgeBase, staged: bool = False) -> None:
         self.kb = kb
+        # Flushes into an index with no docs yet are written as staged runs, merged by
+        # finish() (see merge_staged): a first build writes each posting block once.
+        self.staged = staged
         self._docs: dict[bytes, Fields] = {}
         self._removed: set[str] = set()
         self.skipped = 0  # pages found unchanged by the last flush
@@ -497,7 +694,15 @@ class IndexWriter:
 
         def once() -> None:
             nonlocal written
-            old, versions = _current(self.kb, refs)
+            stage = (
+                self.staged
+                and not self._removed
+                and _can_stage(self.kb.backend, IndexKeys(self.kb.name))
+            )
+            old: dict[bytes, DocEntry] = {}
+            versions: dict[bytes, int] = {}
+            if not stage:
+                old, versions = _current(self.kb, refs)
             changed: list[Fields] = []
             for ref, fields in pending.items():
                 prev = old.get(ref)
@@ -512,14 +717,27 @@ class IndexWriter:
             written = len(docs)
             if not docs and not old:
                 return
+            extra = [op for m in memos for op in m.ops()]
             with self.kb.backend.bulk():
-                _apply(self.kb, old, docs, versions, [op for m in memos for op in m.ops()])
+                if stage:
+                    _stage(self.kb, docs, extra)
+                else:
+                    _apply(self.kb, old, docs, versions, extra)
 
         with _gc_paused():
             retry(once)
         self.skipped = len(pending) - written
         self._docs = {}
         self._removed.clear()
+        return written
+
+    def finish(self) -> int:
+        """Flush, then merge the staged runs into the index (a staged writer's last call: until
+        then search does not see what the runs hold). Returns the docs flushed."""
+        written = self.flush()
+        if _has_runs(self.kb.backend, IndexKeys(self.kb.name)):
+            with _gc_paused():
+                merge_staged(self.kb)
         return written
 
 

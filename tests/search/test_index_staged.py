@@ -1,0 +1,187 @@
+"""A first build stages its index flushes as runs and merges them once (every posting block
+written once, instead of rewritten by every flush that touches it). The merged index equals the
+one plain flushes write; a run killed before its completion record is dropped; a page indexed
+again by a later run keeps only its last postings; a merge killed half-way is done again; and
+any later write merges the runs a killed build left before its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from wikikv.errors import SimulatedCrash
+from wikikv.search import index as ix
+from wikikv.search.index import IndexKeys, IndexWriter, index_page, read_stats
+from wikikv.store.backends.base import Op, prefix_end
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import FileMeta, FileRecord
+
+from .test_index import _raw_index
+
+
+def _page(path: str, text: str) -> FileRecord:
+    return FileRecord(name=path.rsplit("/", 1)[1], path=path, text=text, meta=FileMeta())
+
+
+FIRST = [_page(f"/a/p{i}", f"alpha common word{i} shared{i % 3}") for i in range(12)]
+SECOND = [_page(f"/b/q{i}", f"alpha common other{i} shared{i % 4}") for i in range(12)]
+THIRD = [_page(f"/c/r{i}", f"beta common third{i}") for i in range(5)]
+
+
+def _plain(kb: KnowledgeBase, batches: list[list[FileRecord]]) -> None:
+    for batch in batches:
+        with IndexWriter(kb) as writer:
+            writer.add_all(batch)
+
+
+def _stage(writer: IndexWriter, batches: list[list[FileRecord]]) -> None:
+    for batch in batches:
+        writer.add_all(batch)
+        writer.flush()
+
+
+def _staged_keys(kb: KnowledgeBase) -> list[bytes]:
+    ik = IndexKeys(kb.name)
+    return [
+        key
+        for start in (ik.runs, ik.run_entries, ik.run_blocks)
+        for key, _ in kb.backend.scan(start, prefix_end(start))
+    ]
+
+
+def _same_index(kb: KnowledgeBase, reference: KnowledgeBase) -> None:
+    assert _raw_index(kb) == _raw_index(reference)
+    got = read_stats(kb.backend, IndexKeys(kb.name))[1]
+    want = read_stats(reference.backend, IndexKeys(reference.name))[1]
+    assert (got.n, got.total) == (want.n, want.total)
+
+
+def test_staged_runs_merge_into_the_index_plain_flushes_write(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    plain, kb = make_kb("plain"), make_kb("staged")
+    _plain(plain, [FIRST, SECOND, THIRD])
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, [FIRST, SECOND])
+    ik = IndexKeys(kb.name)
+    start, end = ik.postings_range()
+    assert list(kb.backend.scan(start, end)) == []  # staged: no block written yet
+    assert _staged_keys(kb)
+    writer.add_all(THIRD)
+    writer.finish()
+    assert _staged_keys(kb) == []
+    _same_index(kb, plain)
+
+
+def test_a_run_killed_before_its_completion_record_is_dropped(
+    make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain, kb = make_kb("plain"), make_kb("killed")
+    _plain(plain, [FIRST, SECOND])
+    _stage(IndexWriter(kb, staged=True), [FIRST])
+    monkeypatch.setattr(ix, "BATCH_OPS", 5)  # the run spans several commits
+    runs = IndexKeys(kb.name).runs
+    real = kb.commit
+
+    def crash_at_completion(ops: list[Op]) -> object:
+        if any(op.key.startswith(runs) for op in ops):
+            raise SimulatedCrash("killed before the run's completion record")
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash_at_completion)
+    with pytest.raises(SimulatedCrash):
+        _stage(IndexWriter(kb, staged=True), [SECOND])
+    monkeypatch.setattr(kb, "commit", real)
+    writer = IndexWriter(kb, staged=True)  # the resumed build indexes the pages again
+    _stage(writer, [SECOND])
+    writer.finish()
+    _same_index(kb, plain)
+
+
+def test_a_page_staged_again_keeps_only_its_last_postings(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    changed = _page("/a/p1", "alpha rewritten text")
+    plain, kb = make_kb("plain"), make_kb("again")
+    _plain(plain, [FIRST, SECOND, [changed]])
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, [FIRST, SECOND, [changed]])
+    writer.finish()
+    _same_index(kb, plain)
+
+
+# Two runs, then a page of the first indexed again (superseded), in a third.
+STAGED = [FIRST, SECOND, [_page("/a/p1", "alpha rewritten text")]]
+
+
+def _merge_commits(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many commits a merge of STAGED makes, with small batches."""
+    _stage(IndexWriter(kb, staged=True), STAGED)
+    real, seen = kb.commit, []
+
+    def counting(ops: list[Op]) -> object:
+        seen.append(len(ops))
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", counting)
+    ix.merge_staged(kb)
+    monkeypatch.setattr(kb, "commit", real)
+    return len(seen)
+
+
+@pytest.mark.parametrize("at", [0.0, 0.2, 0.5, 0.8, 1.0])
+def test_a_merge_killed_anywhere_is_finished_by_the_next_write(
+    make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch, at: float
+) -> None:
+    """Killed after its plan, between blocks, between entries or before its last deletes: the
+    next write (a library page write) finishes the merge, and the index is the plain one."""
+    monkeypatch.setattr(ix, "BATCH_OPS", 7)
+    extra = _page("/d/late", "alpha common late")
+    plain, kb = make_kb("plain"), make_kb("half")
+    _plain(plain, [*STAGED, [extra]])
+    total = _merge_commits(make_kb("count"), monkeypatch)
+    assert total > 10
+    kill_at = min(total - 1, int(at * total))
+    _stage(IndexWriter(kb, staged=True), STAGED)
+    real, calls = kb.commit, []
+
+    def crash(ops: list[Op]) -> object:
+        calls.append(1)
+        if len(calls) > kill_at:
+            raise SimulatedCrash(f"merge killed at commit {kill_at} of {total}")
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash)
+    with pytest.raises(SimulatedCrash):
+        ix.merge_staged(kb)
+    monkeypatch.setattr(kb, "commit", real)
+    assert _staged_keys(kb)
+    assert index_page(kb, extra)  # merges what is left first
+    assert _staged_keys(kb) == []
+    _same_index(kb, plain)
+
+
+def test_a_later_write_merges_the_runs_a_killed_build_left(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    extra = _page("/d/late", "alpha common late")
+    plain, kb = make_kb("plain"), make_kb("left")
+    _plain(plain, [FIRST, SECOND, [extra]])
+    _stage(IndexWriter(kb, staged=True), [FIRST, SECOND])  # killed before finish()
+    with IndexWriter(kb) as writer:
+        writer.add(extra)
+    assert _staged_keys(kb) == []
+    _same_index(kb, plain)
+
+
+def test_a_writer_stages_only_into_an_index_with_no_docs(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    plain, kb = make_kb("plain"), make_kb("incremental")
+    _plain(plain, [FIRST, SECOND])
+    _plain(kb, [FIRST])
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, [SECOND])  # an incremental build: written at once, nothing staged
+    assert _staged_keys(kb) == []
+    _same_index(kb, plain)
