@@ -13,7 +13,7 @@ from wikikv.bench.bigcorpus import (
     renamed,
     write_corpus,
 )
-from wikikv.bench.compile_large import run_large
+from wikikv.bench.compile_large import fit, run_large
 
 RECORDS = [
     {"id": "a", "title": "Lothair II", "text": "Lothair II was a king. He married Teutberga."},
@@ -74,4 +74,27 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         assert row["incremental_add_s"] > 0
         # s/MB, not MB/s: on three tiny documents MB/s rounds to 0.0 when the machine is busy.
         assert row["s_per_mb"] > 0
+        assert row["cpu_s_per_mb"] > 0
     assert rows[1]["entities"] > rows[0]["entities"]  # the second copy is a new world
+    assert {"cpu_s", "peak_rss_mb", "peak_anon_mb", "cpu_per_mb_spread"} <= set(result["fit"])
+
+
+def test_fit_draws_a_line_through_the_sizes() -> None:
+    mib = 2**20
+    rows = [
+        {
+            "text_bytes": n * mib,
+            "cpu_s": 3.0 + 2.0 * n,
+            "elapsed_s": 10.0 * n,
+            "peak_rss_mb": 100.0 + 50.0 * n,
+            "peak_anon_mb": 80.0 + 20.0 * n,
+            "cpu_s_per_mb": (3.0 + 2.0 * n) / n,
+        }
+        for n in (1, 2, 4)
+    ]
+    f = fit(rows)
+    assert f["cpu_s"] == {"per_mb": 2.0, "intercept": 3.0, "at_target": 203.0}
+    assert f["peak_rss_mb"]["at_target"] == 5100.0
+    assert f["peak_anon_mb"]["per_mb"] == 20.0
+    assert f["cpu_per_mb_spread"] == round(5.0 / 2.75, 2)
+    assert f["mb_per_cpu_s_at_target"] == round(100 / 203, 3)

@@ -80,9 +80,9 @@ def build_one(
     kb = store.create_kb("large")
     options = gated(index=index)  # as `wikikv build`: the quality gate on
     with _AnonPeak() as anon:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         report = Compiler(kb, options=options).build(corpus)
-        elapsed = time.perf_counter() - t
+        elapsed, build_cpu = time.perf_counter() - t, time.process_time() - cpu
         store.backend.sync()
         build_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         build_anon = anon.peak_kb / 1024
@@ -93,12 +93,19 @@ def build_one(
     return {
         "documents": report.documents,
         "text_mb": round(mb, 1),
+        "text_bytes": text_bytes,
         "entities": report.entities,
         "links": report.links,
         "facts": report.facts,
         "elapsed_s": round(elapsed, 1),
         "mb_per_s": round(mb / elapsed, 3) if elapsed else 0.0,
         "s_per_mb": round(elapsed / mb, 2) if mb else 0.0,
+        # CPU seconds of the building process: on a shared machine wall time mostly measures
+        # the other jobs (an English corpus is analysed in this process; no workers)
+        "cpu_s": round(build_cpu, 1),
+        "mb_per_cpu_s": round(mb / build_cpu, 3) if build_cpu else 0.0,
+        "cpu_s_per_mb": round(build_cpu / mb, 2) if mb else 0.0,
+        "load_avg": [round(x, 1) for x in os.getloadavg()],
         "phases_s": {k: round(v, 1) for k, v in report.timings.items()},
         "peak_rss_mb": round(build_peak, 0),
         "peak_anon_mb": round(build_anon, 0),
@@ -180,6 +187,8 @@ def run_large(
             if log and "error" not in row:
                 log(
                     f"  {row['documents']} docs in {row['elapsed_s']} s ({row['mb_per_s']} MB/s), "
+                    f"cpu {row['cpu_s']} s ({row['mb_per_cpu_s']} MB per cpu-s, "
+                    f"{row['cpu_s_per_mb']} cpu-s/MB), load {row['load_avg'][0]}, "
                     f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}), "
                     f"add (median of {len(row['incremental_adds'])}) {row['incremental_add_s']} s"
                     f" (cpu {row['incremental_add_cpu_s']} s"
@@ -187,4 +196,41 @@ def run_large(
                 )
             elif log:
                 log(f"  failed: {row['error']}")
-    return {"source": source.name, "index": index, "cpus": os.cpu_count(), "sizes": rows}
+    out: dict[str, Any] = {"source": source.name, "index": index, "cpus": os.cpu_count()}
+    out["sizes"] = rows
+    built = [r for r in rows if "error" not in r]
+    if len(built) >= 2:
+        out["fit"] = fit(built)
+    return out
+
+
+TARGET_MB = 100.0
+
+
+def _line(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    """Least-squares slope and intercept of ``ys`` over ``xs``."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    var = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var if var else 0.0
+    return slope, my - slope * mx
+
+
+def fit(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Straight lines through the sizes (CPU seconds, peak RSS and anonymous peak against MB of
+    text) and what they give at ``TARGET_MB``; ``cpu_per_mb_spread`` is the largest CPU s/MB over
+    the smallest (1.0: exactly linear)."""
+    mb = [r["text_bytes"] / 2**20 for r in rows]
+    out: dict[str, Any] = {"target_mb": TARGET_MB}
+    for name in ("cpu_s", "elapsed_s", "peak_rss_mb", "peak_anon_mb"):
+        slope, icpt = _line(mb, [float(r[name]) for r in rows])
+        out[name] = {
+            "per_mb": round(slope, 2),
+            "intercept": round(icpt, 1),
+            "at_target": round(icpt + slope * TARGET_MB, 0),
+        }
+    per_mb = [float(r["cpu_s_per_mb"]) for r in rows]
+    out["cpu_per_mb_spread"] = round(max(per_mb) / min(per_mb), 2) if min(per_mb) else 0.0
+    cpu_at = out["cpu_s"]["at_target"]
+    out["mb_per_cpu_s_at_target"] = round(TARGET_MB / cpu_at, 3) if cpu_at > 0 else 0.0
+    return out

@@ -77,8 +77,18 @@ def compile_bench(
             click.echo(
                 f"large x{row['copies']:<3} {row['text_mb']:>6.1f} MB {row['documents']:>7} docs"
                 f"  {row['elapsed_s']:>7.1f} s  {row['mb_per_s']:.3f} MB/s  "
-                f"{row['s_per_mb']:.1f} s/MB  peak {row['peak_rss_mb']:.0f} MB "
+                f"{row['s_per_mb']:.1f} s/MB  cpu {row.get('cpu_s', 0.0):.1f} s "
+                f"({row.get('cpu_s_per_mb', 0.0):.2f} cpu-s/MB)  peak {row['peak_rss_mb']:.0f} MB "
                 f"(anon {row['peak_anon_mb']:.0f})  add {row['incremental_add_s']:.3f} s"
                 f" (cpu {row.get('incremental_add_cpu_s', 0.0):.3f} s)"
+            )
+        f = result.get("large", {}).get("fit")
+        if f:
+            click.echo(
+                f"fit: cpu {f['cpu_s']['per_mb']} s/MB (spread {f['cpu_per_mb_spread']}), "
+                f"peak RSS {f['peak_rss_mb']['per_mb']} MB/MB; at {f['target_mb']:.0f} MB: "
+                f"cpu {f['cpu_s']['at_target']:.0f} s ({f['mb_per_cpu_s_at_target']} MB per "
+                f"cpu-s), peak RSS {f['peak_rss_mb']['at_target']:.0f} MB "
+                f"(anon {f['peak_anon_mb']['at_target']:.0f} MB)"
             )
         click.echo(f"wrote {path}")
