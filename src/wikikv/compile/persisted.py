@@ -339,23 +339,25 @@ def stored_analyses(kb: KnowledgeBase, ids: Iterable[str]) -> dict[str, DocAnaly
 
 def add_gazetteer(
     kb: KnowledgeBase, titles: Iterable[tuple[str, str, str, str]], folder: bool
-) -> ents.Gazetteer | None:
+) -> tuple[ents.Gazetteer, Titles] | None:
     """The entity detector's gazetteer for an add of documents (id, title, group, language):
     the stored buckets with the new titles' entries, read bucket by bucket as the detector asks
-    (:class:`~wikikv.compile.title_index.LazyBuckets`); None when the new titles change the
-    tables in a way only a full computation says (the caller builds it from every title)."""
+    (:class:`~wikikv.compile.title_index.LazyBuckets`), and the stored title tables it was
+    computed from (for :func:`add_documents`); None when the new titles change the tables in a
+    way only a full computation says (the caller builds the gazetteer from every title)."""
     raw = _Loader(kb).one(_single(kb, "tables"))
     if raw is None:
         return None
+    tables = msgspec.msgpack.decode(raw, type=Titles)
     rows = {i: TitleRow(t, g, lang, "") for i, t, g, lang in titles}
 
     def read(family: str, names: list[str], type_: Any) -> dict[str, Any]:
         return read_records(kb, family, names, type_)
 
-    delta = TitleDelta(msgspec.msgpack.decode(raw, type=Titles), rows, folder, read)
+    delta = TitleDelta(tables, rows, folder, read)
     if delta.reason:
         return None
-    return ents.Gazetteer(by_first=LazyBuckets(read, delta.gaz_out, delta.gaz_in))
+    return ents.Gazetteer(by_first=LazyBuckets(read, delta.gaz_out, delta.gaz_in)), tables
 
 
 def load_meta(kb: KnowledgeBase) -> ModelMeta | None:
@@ -380,7 +382,7 @@ class Fallback:
 
 
 def add_documents(
-    kb: KnowledgeBase, new: dict[str, DocAnalysis], schema: Schema
+    kb: KnowledgeBase, new: dict[str, DocAnalysis], schema: Schema, tables: Titles | None = None
 ) -> LocalUpdate | Fallback:
     """Update the stored model for the documents ``new`` (ids the kb did not hold) and return it,
     or why only a full derive can say (see the module docstring).
@@ -404,7 +406,7 @@ def add_documents(
     if meta.llm or any(d.llm is not None for d in new.values()):
         return Fallback("LLM notes")
     try:
-        return _Add(kb, new, schema, meta).run()
+        return _Add(kb, new, schema, meta).run(tables)
     except _Fallback as exc:
         return Fallback(str(exc))
 
@@ -447,15 +449,18 @@ class _Add:
         self._count(family, len(names))
         return read_records(self.kb, family, names, type_)
 
-    def run(self) -> LocalUpdate:
+    def run(self, t_old: Titles | None) -> LocalUpdate:
+        """``t_old``: the stored title tables when the caller decoded them already."""
         kb = self.kb
         cpu = time.process_time()
         raw_chosen = self.load.one(_single(kb, "chosen"))
-        raw_tables = self.load.one(_single(kb, "tables"))
-        if raw_tables is None or raw_chosen is None:
+        if t_old is None:
+            raw_tables = self.load.one(_single(kb, "tables"))
+            if raw_tables is not None:
+                t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
+        if t_old is None or raw_chosen is None:
             raise _Fallback("no tables record")
         chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
-        t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
         rows = {i: title_row(d) for i, d in self.new.items()}
         tables = TitleDelta(t_old, rows, self.meta.folder, self._records)
         if tables.reason:

@@ -437,13 +437,15 @@ class Compiler:
             current = {k: v for k, v in stored.items() if k not in remove}
             schema = state.load_schema(self.kb)
             folder = schema.folder_corpus if schema else any(d.group for d in docs)
+            add_tables = None  # the stored title tables, when the add read them already
             if todo and isinstance(self.provider, ExtractiveProvider):
                 gazetteer = None
                 if partial and all(d.lang != "zh" for d in todo):
                     new_titles = [(d.id, d.title, d.group, d.lang) for d in todo]
                     gazetteer = persisted.add_gazetteer(self.kb, new_titles, folder)
                 if gazetteer is not None:
-                    self.provider.use_gazetteer(gazetteer)
+                    self.provider.use_gazetteer(gazetteer[0])
+                    add_tables = gazetteer[1]
                 else:
                     if partial:
                         partial = False
@@ -480,7 +482,7 @@ class Compiler:
                     and not any(i in stored for i in analysed)
                     and isinstance(self.provider, ExtractiveProvider)
                 ):
-                    update = persisted.add_documents(self.kb, analysed, schema)
+                    update = persisted.add_documents(self.kb, analysed, schema, add_tables)
                     if isinstance(update, persisted.Fallback):
                         report.model_fallback = update.reason
                     else:
