@@ -21,7 +21,7 @@ from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.store.backends.base import Backend
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileRecord
+from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
 
 
@@ -402,3 +402,27 @@ def test_an_add_leaves_the_whole_wiki_passes_of_the_quality_gate_to_a_later_sync
     assert eb.load(kb).batches == batches + 1  # counted, not run (a run sets it to 0)
     Compiler(kb, options=hooks.gated()).add([])  # not a local add: the pass runs
     assert eb.load(kb).batches == 0
+
+
+def test_a_listing_member_deleted_by_hand_is_listed_from_its_entity(
+    store: Store, tmp_path: Path
+) -> None:
+    """A listing the add renders reads its other members' rows from their pages; a page deleted
+    by hand gives none, so its row comes from the entity record (as a full build lists it)."""
+    docs = [
+        {"id": "a", "title": "Lake Orta", "text": "Lake Orta is a lake in Piedmont near Omegna."},
+        {"id": "b", "title": "Omegna", "text": "Omegna is a town in Piedmont on Lake Orta."},
+    ]
+    extra = {"id": "c", "title": "Stresa", "text": "Stresa is a town in Piedmont."}
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    whole = store.create_kb("whole")
+    Compiler(whole).build(_write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]]))
+    assert whole.exists("/places/Stresa")
+    kb.delete("/places/Omegna")  # a member the add does not render
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads, report.model_fallback
+    mine, theirs = kb.get("/places"), whole.get("/places")
+    assert isinstance(mine, DirRecord)
+    assert isinstance(theirs, DirRecord)
+    assert mine.text == theirs.text

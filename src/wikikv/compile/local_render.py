@@ -192,19 +192,20 @@ def local_desired(
         rows_of[d] = [(k, p, m[k]) for k, p in zip(keys, paths, strict=True)]
     shown = {p for rows in rows_of.values() for k, p, _ in rows if p not in want.entity_at}
     reads.load_pages(shown - edited)
-    hand = [k for rows in rows_of.values() for k, p, _ in rows if p in shown and p in edited]
-    _summaries_from_entities(reads, hand)
+    # a page edited by hand (or deleted) does not show what its entity gives: summarised from
+    # the entity record instead
+    own = {p for p in shown if p in edited or reads.pages.get(p) is None}
+    _summaries_from_entities(reads, [k for rows in rows_of.values() for k, p, _ in rows if p in own])
 
     def row(k: str, path: str) -> Row:
         ent = want.entity_at.get(path)
-        if ent is None and path in edited:
+        if ent is None and path in own:
             ent = reads.entities[k]
         if ent is not None:
             summary = pg.entity_summary(ent, reads.docs, want.lang, texts)
             return path, ent.name, ", ".join(ent.aliases[:4]), pg.one_line(summary, 120)
-        page = reads.pages.get(path)
-        if page is None:
-            raise CorruptRecord(f"no page at {path!r} for a listing row")
+        page = reads.pages[path]
+        assert page is not None
         meta = page.meta
         return path, meta.title, ", ".join(meta.aliases[:4]), pg.one_line(meta.summary, 120)
 
@@ -240,13 +241,13 @@ def local_desired(
     want.ranked_at = ranked
 
     def stored_summary(m: Listed) -> str:
-        if m.path in edited:
+        page = None
+        if m.path not in edited:
+            reads.load_pages([m.path])
+            page = reads.pages.get(m.path)
+        if page is None:  # edited by hand or deleted: from the entity record
             _summaries_from_entities(reads, [m.key])
             return pg.entity_summary(reads.entities[m.key], reads.docs, want.lang, texts)
-        reads.load_pages([m.path])
-        page = reads.pages.get(m.path)
-        if page is None:
-            raise CorruptRecord(f"no page at {m.path!r} for a summary")
         return page.meta.summary
 
     want.stored_summary = stored_summary
