@@ -426,3 +426,72 @@ def test_a_listing_member_deleted_by_hand_is_listed_from_its_entity(
     assert isinstance(mine, DirRecord)
     assert isinstance(theirs, DirRecord)
     assert mine.text == theirs.text
+
+
+@pytest.mark.parametrize("top", [1, 2])
+def test_a_short_ranking_is_kept_exactly(
+    store: Store,
+    tmp_path: Path,
+    hotpot_slice: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    top: int,
+) -> None:
+    """A dimension keeps only its best members per class: with one or two kept, nearly every
+    add changes who is best (members enter above, fall below, or leave — then the dimension's
+    members are read again); the kept ranking must still be the full derive's."""
+    monkeypatch.setattr(persisted, "TOP", top)
+    lines = _lines(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-3]))
+    for i, line in enumerate(lines[-3:]):
+        report = Compiler(kb).add(_write(tmp_path / f"one{i}.jsonl", [line]))
+        assert report.model_reads, report.model_fallback
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
+
+
+def test_a_best_member_that_leaves_is_replaced_from_the_directories(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one member kept per class, the best person no document is about (John Keller) gets
+    a document of his own: he leaves that class, and the next best (Anna Weber), whom no
+    ranking kept, is found by reading the dimension's directories again."""
+    monkeypatch.setattr(persisted, "TOP", 1)
+    refills: list[int] = []
+    real = persisted._Add._refill
+
+    def counted(self: Any, sec: persisted.Section, c: int) -> list[persisted.Ranked]:
+        refills.append(c)
+        return real(self, sec, c)
+
+    monkeypatch.setattr(persisted._Add, "_refill", counted)
+    docs = [
+        {
+            "id": "a",
+            "title": "Lake Orta",
+            "text": "Lake Orta lies near Omegna. The painter John Keller painted Lake Orta. "
+            "The singer Anna Weber sang at Lake Orta.",
+        },
+        {
+            "id": "b",
+            "title": "Omegna",
+            "text": "Omegna is a town. The painter John Keller lived in Omegna. "
+            "The singer Anna Weber was born in Omegna.",
+        },
+        {
+            "id": "c",
+            "title": "Villa Rossi",
+            "text": "Villa Rossi stands in Omegna. The painter John Keller stayed at Villa Rossi.",
+        },
+    ]
+    extra = {"id": "d", "title": "John Keller", "text": "John Keller was a Swiss painter."}
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
+    assert kb.exists("/people/Anna Weber")
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads, report.model_fallback
+    assert refills == [1]
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0

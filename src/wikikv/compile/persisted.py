@@ -689,7 +689,7 @@ class _Add:
                 keep = [r for r in top if r.key not in changed]
                 enter = [now[k][2] for k in changed if k in now and now[k][:2] == (d, c)]
                 if bound is not None:  # below the bound an unseen member may rank higher
-                    enter = [r for r in enter if rank_order(r) < bound]
+                    enter = [r for r in enter if rank_order(r) <= bound]
                 ranked = sorted(keep + enter, key=rank_order)
                 if len(ranked) < min(TOP, sec.size[c]):
                     ranked = self._refill(sec, c)
