@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 from wikikv.errors import FormatError
+from wikikv.store.backends.base import Put
 from wikikv.store.backends.lmdb import LMDBBackend
 from wikikv.store.fsck import fsck
 from wikikv.store.keys import FORMAT_KEY
@@ -356,3 +357,34 @@ def test_a_store_created_by_another_process_meanwhile_is_opened(tmp_path: Path) 
         assert store.kbs() == ["first"]
     finally:
         store.close()
+
+
+def test_nested_bulk_contexts_sync_once_at_the_outermost(tmp_path: Path) -> None:
+    """A build's index flushes run inside its page writer's bulk context: the inner contexts
+    leave the sync to the outer one (one wait for the disk per job), and a context of another
+    backend in the same thread still syncs its own."""
+    synced: list[str] = []
+
+    class Counting(LMDBBackend):
+        def __init__(self, name: str) -> None:
+            super().__init__(tmp_path / name, sync=False)
+            self.label = name
+
+        def sync(self) -> None:
+            synced.append(self.label)
+            super().sync()
+
+    a, b = Counting("a"), Counting("b")
+    with a.bulk():
+        with a.bulk():
+            a.batch([Put(b"k1", b"v")])
+        assert synced == []
+        with b.bulk():
+            b.batch([Put(b"k2", b"v")])
+        assert synced == ["b"]
+    assert synced == ["b", "a"]
+    with a.bulk():
+        pass
+    assert synced == ["b", "a", "a"]
+    a.close()
+    b.close()

@@ -21,6 +21,7 @@ with skip-on-miss and the audit trail are written once, in :mod:`wikikv.store.kb
 from __future__ import annotations
 
 import contextlib
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
@@ -73,6 +74,9 @@ def check_expect(key: bytes, expect: int, current: int | None) -> None:
         raise ConflictError(key.hex() if not key.isascii() else repr(key), expect, actual)
 
 
+_bulk_depth = threading.local()  # per backend, how deep this thread is in its bulk() contexts
+
+
 class Backend(ABC):
     """Ordered, versioned key-value storage. Implementations must be safe to share across threads
     of one process; ``shared_across_processes`` says whether several processes may open it."""
@@ -120,9 +124,21 @@ class Backend(ABC):
     @contextlib.contextmanager
     def bulk(self) -> Iterator[None]:
         """A context in which the engine may trade per-commit durability for speed; what was
-        written is durable when the context exits. The default does nothing special."""
-        yield
-        self.sync()
+        written is durable when the context exits — the outermost one, when contexts nest in a
+        thread (a build's index flushes run inside its page writer's context: one sync per
+        job, not one per flush; on a busy disk each sync is a wait). The default does nothing
+        else special."""
+        depths: dict[int, int] = _bulk_depth.__dict__.setdefault("of", {})
+        depth = depths[id(self)] = depths.get(id(self), 0) + 1
+        try:
+            yield
+        finally:
+            if depth == 1:
+                del depths[id(self)]
+            else:
+                depths[id(self)] = depth - 1
+        if depth == 1:
+            self.sync()
 
     def describe(self) -> str:
         return self.scheme
