@@ -16,7 +16,7 @@ import pytest
 from wikikv.bench.compile import snapshot
 from wikikv.compile import persisted, state
 from wikikv.compile.analyze import ANALYSIS_VERSION
-from wikikv.compile.model import Titles, derive_full
+from wikikv.compile.model import derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.store.backends.base import Backend
@@ -48,11 +48,9 @@ def _model_records(kb: KnowledgeBase) -> dict[bytes, bytes]:
 
 
 def _decoded_model(kb: KnowledgeBase) -> dict[bytes, object]:
-    tables = kb.keys.system(persisted.PREFIX + "tables")
-    return {
-        k: msgspec.msgpack.decode(v, type=Titles) if k == tables else msgspec.msgpack.decode(v)
-        for k, v in _model_records(kb).items()
-    } | {b"meta": persisted.load_meta(kb)}
+    return {k: msgspec.msgpack.decode(v) for k, v in _model_records(kb).items()} | {
+        b"meta": persisted.load_meta(kb)
+    }
 
 
 def _stored_model_equals_a_full_derive(kb: KnowledgeBase) -> None:

@@ -56,7 +56,13 @@ from wikikv.compile.model import (
     title_row,
 )
 from wikikv.compile.schema import Schema
-from wikikv.compile.title_index import LazyBuckets, TitleDelta, full_records
+from wikikv.compile.title_index import (
+    LazyBuckets,
+    TitleDelta,
+    full_records,
+    prefetch,
+    stored_titles,
+)
 from wikikv.llm.base import MentionOut
 from wikikv.store.backends.base import Delete, Op, Put
 from wikikv.store.kb import KnowledgeBase
@@ -209,7 +215,6 @@ def write_full(
     old = [k for k, _ in kb.backend.scan(_single(kb, ""), _single(kb, "") + b"\xff")]
     write([Delete(k) for k in old])
     model = derived.model
-    write([Put(_single(kb, "tables"), _enc.encode(derived.titles))])
     write(
         Put(_key(kb, family, name), _enc.encode(value))
         for family, name, value in full_records(derived.rows, derived.titles)
@@ -345,14 +350,11 @@ def add_gazetteer(
     (:class:`~wikikv.compile.title_index.LazyBuckets`), and the stored title tables it was
     computed from (for :func:`add_documents`); None when the new titles change the tables in a
     way only a full computation says (the caller builds the gazetteer from every title)."""
-    raw = _Loader(kb).one(_single(kb, "tables"))
-    if raw is None:
-        return None
-    tables = msgspec.msgpack.decode(raw, type=Titles)
-    rows = {i: TitleRow(t, g, lang, "") for i, t, g, lang in titles}
-
     def read(family: str, names: list[str], type_: Any) -> dict[str, Any]:
         return read_records(kb, family, names, type_)
+
+    tables = stored_titles(read)
+    rows = {i: TitleRow(t, g, lang, "") for i, t, g, lang in titles}
 
     delta = TitleDelta(tables, rows, folder, read)
     if delta.reason:
@@ -455,11 +457,9 @@ class _Add:
         cpu = time.process_time()
         raw_chosen = self.load.one(_single(kb, "chosen"))
         if t_old is None:
-            raw_tables = self.load.one(_single(kb, "tables"))
-            if raw_tables is not None:
-                t_old = msgspec.msgpack.decode(raw_tables, type=Titles)
-        if t_old is None or raw_chosen is None:
-            raise _Fallback("no tables record")
+            t_old = stored_titles(self._records)
+        if raw_chosen is None:
+            raise _Fallback("no chosen record")
         chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
         rows = {i: title_row(d) for i, d in self.new.items()}
         tables = TitleDelta(t_old, rows, self.meta.folder, self._records)
@@ -467,13 +467,15 @@ class _Add:
             raise _Fallback(tables.reason)
         t_new = self.t_new = tables.new
         self.tables = tables
-        delta = _leading_to(tables.changed, t_old, t_new)
+        delta = tables.leading_to()
 
         # 1. documents whose resolution may change
         terms = self._records("k", delta, list[str])
         again = {i for ids in terms.values() for i in ids if isinstance(ids, list)}
         again -= set(self.new)
         self._docs(again)
+        fresh = again | set(self.new)
+        prefetch(t_old, {t for i in fresh for t in _doc_terms(self.docs[i])}, fresh)
         r_old, r_new = Resolver(t_old), Resolver(t_new)
         old_res = {i: r_old.resolve(i, self.docs[i].mentions) for i in sorted(again)}
         resolved = {
@@ -559,7 +561,9 @@ class _Add:
                     docs_of[k].add(i)
         everything = set().union(*docs_of.values()) if docs_of else set()
         self._docs(everything)
-        for i in sorted(everything - set(resolved)):
+        rest = everything - set(resolved)
+        prefetch(t_old, {t for i in rest for t in _doc_terms(self.docs[i])}, rest)
+        for i in sorted(rest):
             resolved[i] = r_new.resolve(i, self.docs[i].mentions)
         ents_new: dict[str, Entity] = {}
         for k in sorted(keep):
@@ -774,14 +778,12 @@ class _Add:
         meta: ModelMeta,
     ) -> None:
         kb = self.kb
-        ops: list[Op] = [
-            Put(_single(kb, "tables"), _enc.encode(self.t_new)),
-            Put(_single(kb, "chosen"), _enc.encode(sorted(chosen))),
-        ]
+        ops: list[Op] = [Put(_single(kb, "chosen"), _enc.encode(sorted(chosen)))]
         assert self.tables is not None
-        for family, name, value in [*self.tables.records, *self.tables.gaz_records()]:
+        td = self.tables
+        for family, name, value in [*td.records, *td.gaz_records(), *td.table_records()]:
             key = _key(kb, family, name)
-            ops.append(Put(key, _enc.encode(value)) if value else Delete(key))
+            ops.append(Delete(key) if value is None or value == [] else Put(key, _enc.encode(value)))
         for e in [*extra.values(), *moved.values(), *ents_new.values()]:
             ops.append(Put(_key(kb, "e", e.key), _enc.encode(e)))
         ops += [Delete(_key(kb, "e", k)) for k in gone]
@@ -824,15 +826,6 @@ class _Either:
 
     def __contains__(self, key: object) -> bool:
         return any(key in p for p in self.parts)
-
-
-def _leading_to(changed: set[str], a: Titles, b: Titles) -> set[str]:
-    """Keys whose resolution the title tables may answer differently (``changed``: the keys
-    whose entries changed), and every variant that leads to one of them."""
-    out = set(changed)
-    for v in (a.variants, b.variants):
-        out |= {k for k, t in v.items() if t in changed}
-    return out
 
 
 __all__ = ["add_documents", "write_full", "title_entities"]

@@ -12,7 +12,17 @@ entry depends on a few groups of titles, so the persisted model keeps those grou
 ``tc``     a declared name → the title keys whose own documents declare it
 ``ts``     a surname → the person title keys whose names end with it
 ``gz``     a first word → the entity detector's gazetteer entries starting with it
+``ta``     a document → the title entity it is about
+``tt``     a title key → its display name, kind and folder (:class:`TitleEntry`)
+``tv``     a variant (or declared name) → the title key it leads to
+``tr``     a title key → the variants leading to it
+``tx``     a blocked bare name (a homonym, a title used in two folders)
+``tn``     a surname → the one person title it names
 =========  ============================================================================
+
+The tables themselves (:class:`~wikikv.compile.model.Titles`) are read through
+:func:`stored_titles`: each lookup reads its record when first asked for (:class:`Lazy`), and
+the add's new tables are :class:`Overlay` s of its changes on them.
 
 :class:`TitleDelta` reads the groups of the new titles, and computes the entries of the tables
 they change exactly as the full computation would; the add then patches the stored tables and
@@ -23,7 +33,7 @@ stored one with the new titles' entries (:class:`LazyBuckets`), read bucket by b
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -51,6 +61,163 @@ class GazEntry(msgspec.Struct, array_like=True, frozen=True):
     variant: str
     toks: tuple[str, ...]
     key: str
+
+
+class TitleEntry(msgspec.Struct, array_like=True, frozen=True):
+    display: str
+    kind: str
+    group: str  # the folder of a title qualified by it, else ""
+
+
+_MISSING = object()
+
+
+class Lazy(dict[str, Any]):
+    """A stored table read by key: each key's record is read when first asked for (a missing
+    one is remembered as missing); :meth:`prefetch` reads many at once. It cannot be listed."""
+
+    def __init__(self, fetch: Callable[[list[str]], dict[str, Any]]) -> None:
+        super().__init__()
+        self._fetch = fetch
+        self._absent: set[str] = set()
+
+    def prefetch(self, keys: Iterable[str]) -> None:
+        need = sorted({k for k in keys if not dict.__contains__(self, k) and k not in self._absent})
+        if need:
+            found = self._fetch(need)
+            for k in need:
+                if k in found:
+                    dict.__setitem__(self, k, found[k])
+                else:
+                    self._absent.add(k)
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        self.prefetch([key])
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key: str) -> Any:
+        self.prefetch([key])
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.prefetch([key])
+        return dict.get(self, key, default)
+
+
+class LazySet(set[str]):
+    """A stored set read by key (membership only)."""
+
+    def __init__(self, table: Lazy) -> None:
+        super().__init__()
+        self.table = table
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.table
+
+
+class Overlay(dict[str, Any]):
+    """A table with an add's changes over the stored one (``base``): what it sets or removes,
+    read through to the base otherwise; :meth:`changes` lists them."""
+
+    def __init__(self, base: Mapping[str, Any]) -> None:
+        super().__init__()
+        self.base = base
+        self.gone: set[str] = set()
+
+    def __contains__(self, key: object) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        return key not in self.gone and key in self.base
+
+    def __getitem__(self, key: str) -> Any:
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        if key in self.gone:
+            raise KeyError(key)
+        return self.base[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.gone.discard(key)
+        dict.__setitem__(self, key, value)
+
+    def pop(self, key: str, default: Any = _MISSING) -> Any:
+        value = self.get(key, default)
+        dict.pop(self, key, None)
+        self.gone.add(key)
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+
+    def changes(self) -> dict[str, Any]:
+        """Key → new value, or None for a removed key."""
+        out: dict[str, Any] = dict.fromkeys(self.gone)
+        out.update(dict.items(self))
+        return out
+
+
+class OverlaySet(set[str]):
+    """A set with an add's changes over the stored one."""
+
+    def __init__(self, base: Container[str]) -> None:
+        super().__init__()
+        self.base = base
+        self.removed: set[str] = set()
+
+    def __contains__(self, key: object) -> bool:
+        if set.__contains__(self, key):
+            return True
+        return key not in self.removed and key in self.base
+
+    def add(self, key: str) -> None:
+        self.removed.discard(key)
+        set.add(self, key)
+
+    def discard(self, key: object) -> None:
+        set.discard(self, key)
+        if isinstance(key, str):
+            self.removed.add(key)
+
+
+def stored_titles(read: Read) -> Titles:
+    """The stored title tables, each entry read from its record when first asked for."""
+
+    def table(family: str, pick: Callable[[Any], Any] = lambda v: v, kind: Any = str) -> Lazy:
+        def fetch(keys: list[str]) -> dict[str, Any]:
+            found = read(family, keys, kind)
+            return {k: pick(v) for k, v in found.items() if pick(v) is not None}
+
+        return Lazy(fetch)
+
+    return Titles(
+        about=table("ta"),
+        display=table("tt", lambda e: e.display, TitleEntry),
+        groups=table("tt", lambda e: e.group or None, TitleEntry),
+        variants=table("tv"),
+        blocked=LazySet(table("tx", kind=bool)),
+        kinds=table("tt", lambda e: e.kind, TitleEntry),
+        short_names=table("tn"),
+    )
+
+
+def prefetch(titles: Titles, keys: Iterable[str], docs: Iterable[str] = ()) -> None:
+    """Read at once the entries of ``keys`` (mention keys, folded surfaces) the resolution of
+    some documents will ask for, and the subjects of ``docs``."""
+    keys = set(keys)
+    for t in (titles.variants, titles.short_names, titles.display):
+        if isinstance(t, Lazy):
+            t.prefetch(keys)
+    if isinstance(titles.blocked, LazySet):
+        titles.blocked.table.prefetch(keys)
+    targets = {titles.variants.get(k) for k in keys} | {titles.short_names.get(k) for k in keys}
+    if isinstance(titles.display, Lazy):
+        titles.display.prefetch(t for t in targets if t)
+    if isinstance(titles.about, Lazy):
+        titles.about.prefetch(docs)
 
 
 # ------------------------------------------------------------- the pieces of one title
@@ -124,6 +291,7 @@ def full_records(rows: Mapping[str, TitleRow], titles: Titles) -> Iterable[tuple
                 claimed[surface].add(key)
     for surface, claimers in claimed.items():
         yield "tc", surface, sorted(claimers)
+    yield from table_records(titles)
     buckets: dict[str, list[GazEntry]] = defaultdict(list)
     for variant, key in pure_variants(titles).items():
         entry = gaz_entry(variant, key, titles.display)
@@ -131,6 +299,24 @@ def full_records(rows: Mapping[str, TitleRow], titles: Titles) -> Iterable[tuple
             buckets[entry.toks[0]].append(entry)
     for first, entries in buckets.items():
         yield "gz", first, sorted(entries, key=lambda e: e.variant)
+
+
+def table_records(titles: Titles) -> Iterable[tuple[str, str, object]]:
+    """The records of the tables themselves (see the module docstring)."""
+    for doc_id, key in titles.about.items():
+        yield "ta", doc_id, key
+    for key, name in titles.display.items():
+        yield "tt", key, TitleEntry(name, titles.kinds[key], titles.groups.get(key, ""))
+    leading: dict[str, list[str]] = defaultdict(list)
+    for variant, key in titles.variants.items():
+        yield "tv", variant, key
+        leading[key].append(variant)
+    for key, variants in leading.items():
+        yield "tr", key, sorted(variants)
+    for x in titles.blocked:
+        yield "tx", x, True
+    for surname, key in titles.short_names.items():
+        yield "tn", surname, key
 
 
 def pure_variants(titles: Titles) -> dict[str, str]:
@@ -160,6 +346,8 @@ class TitleDelta:
         self.records: list[tuple[str, str, object]] = []
         self.changed: set[str] = set()
         self.keys_changed: set[str] = set()
+        self.new_keys: set[str] = set()
+        self.blocked_changed: set[str] = set()
         self.gaz_out: list[GazEntry] = []
         self.gaz_in: list[GazEntry] = []
         self.reason = ""
@@ -178,8 +366,8 @@ class TitleDelta:
                 TitleDoc(doc_id, r.title, r.group, r.lang, r.about_kind)
             )
         stored: dict[str, list[TitleDoc]] = self.read("tg", sorted(by_tk), list[TitleDoc])
-        about, display = dict(old.about), dict(old.display)
-        kinds, groups = dict(old.kinds), dict(old.groups)
+        about, display = Overlay(old.about), Overlay(old.display)
+        kinds, groups = Overlay(old.kinds), Overlay(old.groups)
         keys_changed: set[str] = set()
         dup: dict[str, int] = {}
         for tk, new_docs in by_tk.items():
@@ -247,7 +435,7 @@ class TitleDelta:
             keys = {o.key for o in owners.get(v, [])}
             return next(iter(keys)) if len(keys) == 1 else None
 
-        variants = dict(old.variants)
+        variants = Overlay(old.variants)
         self.pure_old: dict[str, str | None] = {}
         self.pure_new: dict[str, str | None] = {}
         for v in names:
@@ -264,7 +452,8 @@ class TitleDelta:
                     variants[v] = final
 
         # blocked bases (qualified homonyms; in a folder corpus, titles used in two folders)
-        blocked = set(old.blocked)
+        blocked = OverlaySet(old.blocked)
+        blocked_changed: set[str] = set()
         xs = set(moves) | set(by_tk) | keys_changed
         if self.folder:
             more: dict[str, list[TitleDoc]] = self.read("tg", sorted(xs - set(dup)), list[TitleDoc])
@@ -274,6 +463,7 @@ class TitleDelta:
             now_blocked = len(quals) > 1 or (self.folder and dup.get(x, 0) > 1 and x not in display)
             if now_blocked != (x in blocked):
                 self.changed.add(x)
+                blocked_changed.add(x)
                 if now_blocked:
                     blocked.add(x)
                 else:
@@ -289,9 +479,9 @@ class TitleDelta:
             s1 = surname_of(display[key], kinds[key])
             if s1 is not None:
                 sn_moves[s1].append((None, key))
-        surnames = sorted(set(sn_moves) | (blocked ^ old.blocked))
+        surnames = sorted(set(sn_moves) | blocked_changed)
         sn_rec: dict[str, list[str]] = self.read("ts", surnames, list[str])
-        short = dict(old.short_names)
+        short = Overlay(old.short_names)
         for s in surnames:
             owning = set(sn_rec.get(s, []))
             for gone_k, came_k in sn_moves.get(s, []):
@@ -321,8 +511,44 @@ class TitleDelta:
                 if e1 is not None:
                     self.gaz_in.append(e1)
         self.keys_changed = keys_changed
-        self.changed |= keys_changed | (set(display) - set(old.display))
+        self.new_keys = {k for k in keys_changed if k not in old.display}
+        self.blocked_changed = blocked_changed
+        self.changed |= keys_changed
         return Titles(about, display, groups, variants, blocked, kinds, short)
+
+    def table_records(self) -> list[tuple[str, str, object]]:
+        """The records of the table entries the new titles changed (a removed one: None)."""
+        new = self.new
+        out: list[tuple[str, str, object]] = []
+        assert isinstance(new.about, Overlay)
+        assert isinstance(new.variants, Overlay)
+        assert isinstance(new.short_names, Overlay)
+        out += [("ta", doc_id, key) for doc_id, key in new.about.changes().items()]
+        for key in sorted(self.keys_changed):
+            entry = TitleEntry(new.display[key], new.kinds[key], new.groups.get(key, ""))
+            out.append(("tt", key, entry))
+        moved = new.variants.changes()
+        out += [("tv", v, key) for v, key in moved.items()]
+        targets = {t for v, key in moved.items() for t in (self.old.variants.get(v), key) if t}
+        leading: dict[str, list[str]] = self.read("tr", sorted(targets), list[str])
+        for t in sorted(targets):
+            now = set(leading.get(t, []))
+            for v, key in moved.items():
+                if key == t:
+                    now.add(v)
+                elif self.old.variants.get(v) == t:
+                    now.discard(v)
+            out.append(("tr", t, sorted(now) or None))
+        out += [("tx", x, True if x in new.blocked else None) for x in sorted(self.blocked_changed)]
+        out += [("tn", s, key) for s, key in new.short_names.changes().items()]
+        return out
+
+    def leading_to(self) -> set[str]:
+        """The keys whose resolution the tables may answer differently: those whose entries
+        changed, and every variant that leads to one of them (before the add; the variants
+        that changed are among the changed keys)."""
+        leading: dict[str, list[str]] = self.read("tr", sorted(self.changed), list[str])
+        return self.changed.union(*leading.values())
 
     def gaz_records(self) -> list[tuple[str, str, object]]:
         """The gazetteer buckets the new titles change, read and patched."""
