@@ -5,7 +5,8 @@ A full derive (:func:`~wikikv.compile.model.derive_full`) writes, as system reco
 
 =========================  ===================================================================
 ``compile/model``          :class:`ModelMeta`: the code version that wrote it, corpus flags
-``…/titles``               one :class:`~wikikv.compile.model.TitleRow` per document
+``…/t*/<hash>``             the title tables, an entry a record, and the groups of titles they
+                           are computed from (:mod:`wikikv.compile.title_index`)
 ``…/chosen``               the candidate names (no title) that became entities
 ``…/e/<hash>``             one entity: every field a page is rendered from
 ``…/c/<hash>``             one candidate name: its counts and the documents using it
@@ -389,7 +390,8 @@ def add_documents(
     """Update the stored model for the documents ``new`` (ids the kb did not hold) and return it,
     or why only a full derive can say (see the module docstring).
 
-    1. The title tables are computed before and after from the titles record; the keys whose
+    1. The title tables' entries the new titles change are computed from the groups of titles
+       they fall in (:class:`~wikikv.compile.title_index.TitleDelta`); the keys whose
        resolution they change (new titles, variants, blocked bases, surnames) pick, through the
        mention-key index, the documents whose mentions must be resolved again.
     2. Those documents are resolved with the old and the new tables; the difference updates the
