@@ -219,6 +219,18 @@ def title_entity(key: str, titles: Titles, first_doc: TitleRow) -> Entity:
     )
 
 
+# The character a Chinese work is named after (孔乙己 in 《孔乙己》, 范爱农 in the memoir 范爱农) is
+# a person of their own, beside the work: a title takes over its name everywhere else, but not
+# where its own text names the person.
+PROTAGONIST = "（人物）"
+
+
+def protagonist_key(title_key: str, title_kind: str) -> str:
+    """The key of the person a work titled ``title_key`` is named after (a title that is
+    itself a person's page keeps its key)."""
+    return title_key if title_kind == "person" else title_key + PROTAGONIST
+
+
 class Resolver:
     """Resolves the mentions of one document to entity or candidate keys (see derive)."""
 
@@ -252,6 +264,9 @@ class Resolver:
                         key = target
                     elif m.surface.split(" ", 1)[0].rstrip(".").casefold() in honorifics:
                         key = target
+            if m.kind == "person" and t.about.get(doc_id) == key and ents._has_han(key):
+                key = protagonist_key(key, t.kinds.get(key, ""))
+                m = msgspec.structs.replace(m, central=True)  # the text is about them
             if key in blocked or (len(key) < 2 and not (m.central and ents._has_han(key))):
                 continue  # one letter is no name; one Han character is when central (羿, 禹)
             if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:

@@ -38,7 +38,14 @@ from collections.abc import Mapping
 
 from wikikv.compile.model import DocAnalysis, Entity, Fact, article_path, digest_path
 from wikikv.store.records import FileMeta
-from wikikv.text.definitions import defining_score, without_note_mark
+from wikikv.text.definitions import (
+    defining_score,
+    describes,
+    in_speech,
+    summary_sentences,
+    tells_what_it_is,
+    without_note_mark,
+)
 from wikikv.text.digest import lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
@@ -74,6 +81,9 @@ def _yaml_list(items: list[str]) -> str:
 
 def _label(text: str) -> str:
     return " ".join(text.replace("|", "/").replace("[", "(").replace("]", ")").split())
+
+
+SUMMARY_CHARS = 300  # a Chinese definition and the neighbour that says whom it means
 
 
 def one_line(text: str, limit: int = 200) -> str:
@@ -121,8 +131,12 @@ def entity_summary(
     if ent.summary:  # LLM mode: the model's one-line summary of the entity
         return one_line(ent.summary)
     fact = definition(ent, texts, lang) if texts is not None else None
-    if fact is not None:
-        return one_line(without_note_mark(_quote(fact, texts or {})))
+    if fact is not None and texts is not None:
+        if lang != "zh":
+            return one_line(without_note_mark(_quote(fact, texts)))
+        names = [ent.name, *ent.aliases]
+        told = summary_sentences(texts[fact.doc], fact.start, fact.end, names)
+        return one_line(without_note_mark(told), SUMMARY_CHARS)
     names = [docs[i].title for i in sorted(ent.mentioned_in)[:3]]
     if lang == "zh":
         return one_line(
@@ -258,7 +272,34 @@ def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact 
         score = defining_score(text[fact.start : fact.end], names)
         if score > 0 and (best is None or (-score, n) < best):
             best, found = (-score, n), fact
-    return found
+    return found or _zh_first_fact(ent, texts, names)
+
+
+def _zh_first_fact(ent: Entity, texts: Mapping[str, str], names: list[str]) -> Fact | None:
+    """Chinese, when no sentence defines the entity: the first sentence of the document that
+    names it most whose subject it is and that tells of it (:func:`describes`: not speech, not
+    a question) — where a story brings its character in ("阿Q没有家，住在未庄的土谷祠里")."""
+    if not ent.facts:
+        return None
+    counts = ent.times_named or {f.doc: 1 for f in ent.facts}
+    for doc in sorted(counts, key=lambda d: (-counts[d], d)):
+        text = texts.get(doc)
+        if text is None:
+            continue
+        told = [
+            fact
+            for fact in sorted((f for f in ent.facts if f.doc == doc), key=lambda f: f.start)
+            if describes(_quote(fact, texts), names)
+            and says_something(_quote(fact, texts), names)
+            and not in_speech(text, fact.start)
+        ]
+        # what the entity is like (阿Q没有家…) before what it did once (阿Q不开口…)
+        for fact in told:
+            if tells_what_it_is(_quote(fact, texts), names):
+                return fact
+        if told:
+            return told[0]
+    return None
 
 
 _EN_COPULA = re.compile(r"^(?:\s*\([^)]*\))?,? (?:is|was|are|were) (?:an?|the|one)\b")

@@ -330,7 +330,7 @@ ROLES: dict[str, RolePrompt] = {
     ),
     "page": RolePrompt(
         role="page",
-        version="3",
+        version="4",
         system=_CURATOR,
         instructions=(
             "Compile the one document below into wiki updates. List the entities it is "
@@ -349,15 +349,25 @@ ROLES: dict[str, RolePrompt] = {
             "and a word in general use (叶子, 时候, 冷笑) is one only where the text uses it as a "
             "name (it speaks, a lifespan or courtesy name follows it, 先生 or 君 after it). A "
             "surname with 先生, 氏 or 君 (刘先生, 章氏) is a form of address, not an entity; a "
-            "piece of a longer name (亨利 of 亨利·福特) is not an entity. "
+            "piece of a longer name (亨利 of 亨利·福特, 蒲力汗 of 蒲力汗诺夫) is not an entity. "
+            "Nor is a phrase that says what someone does or is (我是仇猫的: 仇猫 'hating cats'; "
+            "满口), a role a story addresses someone by (账房先生, 一个书记), a generic noun "
+            "whose sentences mean different things (都城, 教育局), or a term a note explains as "
+            "a figure of speech (象牙塔). A story named after its protagonist (孔乙己) gives "
+            "two entities: the work and the person, each in its own dimension. "
             "The type follows the name's ending when it has one (镇, 庄, 村, 城, 祠, 庵, 酒店: "
             "a place; 社, 大学, 书局, 党: an organization) and never guesses: when the kind is "
-            "unclear, leave the entity in the fallback dimension. Keep a transliterated "
-            "foreign name whole. Give aliases only when the document declares them (pen "
+            "unclear, leave the entity in the fallback dimension. A journal or newspaper is "
+            "an organization when a periodical word stands near its title (《萌芽》文艺月刊, "
+            "第四期起改名《汉声》); a foreign name the text uses as a place (爱尔兰人, 高加索山, "
+            "爱尔兰剧作家) is a place. Keep a transliterated foreign name whole. Give aliases only when the document declares them (pen "
             "name, 原名, also known as) — never a bare first name. A key fact is a sentence "
             "whose subject is its entity (a pronoun or an omitted subject refers to the "
             "nearest preceding subject); a sentence that only mentions an entity is not one "
-            "of its key facts. A summary is a sentence, never a heading or a title."
+            "of its key facts. A summary is a sentence, never a heading or a title; for an "
+            "entity it says who or what the entity is (a naming sentence such as "
+            "卫老婆子叫她祥林嫂 counts), in one to three sentences, never a question or a line "
+            "of speech."
         ),
         schema=PAGE_SCHEMA,
         max_output_tokens=2500,

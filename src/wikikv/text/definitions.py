@@ -8,8 +8,10 @@ What counts, strongest first:
   周树人", "孙伏园（1894—1966），浙江绍兴人" (a note of the annotated edition); then the same at the
   start of a later clause ("在四十余被害的青年之中，刘和珍君是我的学生");
 * the sentence names it: "那地方叫平桥村，是…", "这少年便是闰土。" (a naming verb, then the name,
-  then the end of a clause);
-* a note's head word and its gloss: "⑺罗汉豆：即蚕豆。", or a lifespan right after the name.
+  then the end of a clause), or names its bearer "卫老婆子叫她祥林嫂，说是自己母家的邻舍" (the
+  name as the object of 叫/称/唤 + 她/他; one point more when the clause goes on to say who);
+* a note's head word and its gloss: "⑺罗汉豆：即蚕豆。", or a lifespan right after the name; a
+  note that opens with a title in 《》 ("〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…").
 
 A sentence that ends like what it defines (…的人, …村, …之一) gets one point more; a question
 never defines, and a long sentence (a story's paragraph) loses a point.
@@ -30,6 +32,11 @@ _COPULA = re.compile(
 _NAMING_BEFORE = re.compile(
     r"(?:(?<![我你他她们])叫|名叫|叫做|叫作|名为|称为|唤作|(?<![非不没未])(?:便是|就是|即是))$"
 )
+# The name as the object of a naming verb: "卫老婆子叫她祥林嫂，说是自己母家的邻舍", "大家都叫她
+# 祥林嫂", "所以他的父亲叫他闰土" — what people call someone is who that someone is.
+_NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他)(?:做|作)?$")
+# What the naming clause goes on to say of its bearer: "，说是自己母家的邻舍", "，是一个…".
+_NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
 _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
@@ -43,6 +50,55 @@ _KIND_END = re.compile(
 _LONG = 120
 
 
+_MIN_TOLD = 10
+_SPEECH_OPEN = ("“", "‘", "「", "『")
+
+
+def describes(sentence: str, names: list[str]) -> bool:
+    """Whether a sentence whose subject is the entity can stand as its summary when none
+    defines it: narrative (not a line of speech: no opening quote, no 你), a statement (not a
+    question or an exclamation) of some length, not the line before a speech ("…说：")."""
+    text = sentence.strip()
+    body = text.rstrip("”’\"'」』")
+    if len(body) < _MIN_TOLD or text.startswith(_SPEECH_OPEN) or "你" in text or "您" in text:
+        return False
+    if any(q in text for q in _SPEECH_OPEN) or text.endswith(("”", "’")):
+        return False  # a sentence that quotes someone's words (or ends them) tells what was said
+    if body.endswith(("？", "?", "！", "!", "：", ":")):
+        return False
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        at = text.find(name)
+        if at >= 0:
+            return not text.startswith(_OTHER_ONE, at + len(name))  # 四铭太太 is his wife
+    return True
+
+
+# After a name, what makes the phrase someone else: 四铭太太, 七斤嫂, 阿Q的母亲.
+_OTHER_ONE = ("的", "之", "太太", "嫂", "奶奶", "老婆", "家", "们")
+# After the name that opens a sentence, a verb of being or having: the sentence says what the
+# entity is like ("阿Ｑ没有家，住在未庄的土谷祠里", "七斤虽然住在农村") rather than what it did once.
+_STATIVE = re.compile(
+    r"^(?:虽然|本来|原来|向来|一向|从来|平时|是|有|没有|姓|住在|住|名|原是|本是|已经是|便是|也是|却是)"
+)
+_LEAD_CHARS = " \t\u3000“”‘’「」『』（）()—…但而于是可然"
+
+
+def tells_what_it_is(sentence: str, names: list[str]) -> bool:
+    """Whether a sentence opens with the entity's name and a verb of being or having (see
+    :data:`_STATIVE`)."""
+    body = sentence.lstrip(_LEAD_CHARS)
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        if body.startswith(name):
+            return bool(_STATIVE.match(body[len(name) :].lstrip("，, ")))
+    return False
+
+
+def in_speech(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a quotation opened earlier in its paragraph."""
+    para = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return para.count("“") > para.count("”")
+
+
 def without_note_mark(sentence: str) -> str:
     """``sentence`` without the note marker it opens with ("〔2〕柏生即孙伏园…" → "柏生即孙伏园…"),
     for a summary line (the key fact keeps the verbatim quote)."""
@@ -54,8 +110,10 @@ def defining_score(sentence: str, names: list[str]) -> int:
     """How well ``sentence`` says who or what one of ``names`` is (0: it does not); see the
     module docstring."""
     text = sentence.strip()
-    if not text or text.rstrip("”’\"'").endswith(("？", "?")):
-        return 0
+    if not text or text.rstrip("”’\"'").endswith(("？", "?", "！", "!")):
+        return 0  # a question or an exclamation ("老栓，就是运气了你！") says who no one is
+    if "你" in text or "您" in text:
+        return 0  # words said to someone
     head = _NOTE_MARK.match(text)
     body = text[head.end() :] if head else text
     is_note = bool(head and head.group().strip(" \t\u3000“”‘’\"'"))
@@ -72,6 +130,8 @@ def defining_score(sentence: str, names: list[str]) -> int:
 
 def _score_name(body: str, name: str, is_note: bool) -> int:
     score = 0
+    if is_note and body.startswith(f"《{name}》") and len(body) > len(name) + 4:
+        return 3  # a note on a book or a journal: "〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"
     if body.startswith(name):
         rest = body[len(name) :]
         if _COPULA.match(rest):
@@ -88,7 +148,63 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
             score = 3  # "在四十余被害的青年之中，刘和珍君是我的学生。"
         elif _NAMING_BEFORE.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 3 if body[end : end + 2] in ("，是", ",是") else 2)
+        elif _NAMING_OBJECT.search(body[:at]) and (after == "" or after in _CLAUSE_END):
+            score = max(score, 3 if _NAMING_GLOSS.match(body[end:]) else 2)
         elif _LIFESPAN.match(body[end:]):
             score = max(score, 2)
         at = body.find(name, end)
     return score
+
+
+# A summary that is one short sentence is thin ("这少年便是闰土。"): it takes its neighbour in the
+# paragraph — the sentence before when it opens with a demonstrative ("这少年" is the boy of the
+# picture before it), else the sentence after when that one goes on about the same one (a
+# pronoun or a dropped subject: "他是能装弶捉小鸟雀的。").
+_SHORT = 24
+_SUMMARY_MAX = 3
+_SENTENCE_END = re.compile(r"[。！？!?]+[”’」』]*")
+_DEMONSTRATIVE = re.compile(r"^[\s\u3000“]*(?:这|那|此)[\u4e00-\u9fff]{0,3}(?:便是|就是|即是|是|乃)")
+_GOES_ON = re.compile(r"^[\s\u3000]*(?:他|她)(?!们)|^[\s\u3000]*(?:便|就|又|也|却|才|只|还|已|都)")
+
+
+def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
+    """The summary a defining sentence ``text[start:end]`` makes (1–3 sentences, see above):
+    the sentence itself when it says enough, else with the neighbour that says who it means,
+    within its paragraph; never a question."""
+    own = text[start:end].strip()
+    if len(own) >= _SHORT:
+        return own
+    para_end = text.find("\n", end)
+    para_end = len(text) if para_end < 0 else para_end
+    parts = [own]
+    if _DEMONSTRATIVE.match(own):
+        head = text[:start].rstrip()  # the paragraph before when the sentence opens its own
+        before = _last_sentence(head[head.rfind("\n") + 1 :])
+        if before and not _is_question(before):
+            parts.insert(0, before)
+    after = _first_sentence(text[end:para_end])
+    if (
+        len(parts) < _SUMMARY_MAX
+        and after
+        and not _is_question(after)
+        and (_GOES_ON.match(after) or any(n and after.lstrip().startswith(n) for n in names))
+    ):
+        parts.append(after)
+    return "".join(p.strip() for p in parts)
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.strip().rstrip("”’\"'」』").endswith(("？", "?"))
+
+
+def _last_sentence(chunk: str) -> str:
+    ends = [m.end() for m in _SENTENCE_END.finditer(chunk)]
+    if not ends or ends[-1] < len(chunk.rstrip()):
+        return ""  # the chunk does not end a sentence: the defining one starts mid-sentence
+    cut = ends[-2] if len(ends) >= 2 else 0
+    return chunk[cut:].strip()
+
+
+def _first_sentence(chunk: str) -> str:
+    m = _SENTENCE_END.search(chunk)
+    return chunk[: m.end()].strip() if m else ""

@@ -135,6 +135,7 @@ def chinese_mentions(
     verdict: dict[str, bool] = {}
     owned: dict[str, bool] = {}
     evidence: dict[str, str] = {}
+    common: dict[str, bool] = {}
     for word, flag in _join_suffixed(_join_transliterations(words, known)):
         start = pos
         pos += len(word)
@@ -190,6 +191,12 @@ def chinese_mentions(
             continue
         if known is not None and word not in known and _translit_fragment(text, start, pos):
             continue  # 尔斯基 of 卢那察尔斯基: a piece of a longer transliteration
+        if known is not None and freq is not None:
+            ok = common.get(word)
+            if ok is None:
+                ok = common[word] = _common_noun(word, kind, text, known, freq)
+            if ok:
+                continue  # 都城, 教育局, 象牙塔, 满口: a kind, a term or a phrase, no name
         if known is not None and freq is not None:
             ok = verdict.get(word)
             if ok is None:
@@ -275,7 +282,21 @@ def _periodicals(text: str) -> set[str]:
         before = text[max(0, m.start() - 6) : m.start()]
         if _PERIODICAL.match(text, m.end()) or _PERIODICAL_BEFORE.search(before):
             out.add(name)
+        elif _PERIODICAL_NEAR_AFTER.match(text, m.end()) or _PERIODICAL_NEAR_BEFORE.search(
+            text, max(0, m.start() - 10), m.start()
+        ):
+            out.add(name)  # 《萌芽》文艺月刊, 第四期起改名《汉声》
     return out
+
+
+# A periodical word a few characters away from the title, within its clause: after it ("《萌芽》
+# 文艺月刊，鲁迅、冯雪峰编辑"), or before it ("第四期起改名《汉声》", "的特刊，所以名曰《汉声》").
+_PERIODICAL_WORD = r"(?:半月刊|月刊|周刊|旬刊|季刊|日刊|副刊|特刊|画报|期刊|刊物|杂志|日报|晚报|周报)"
+_PERIODICAL_NEAR_AFTER = re.compile(r"[^。；，,《》\n]{0,4}" + _PERIODICAL_WORD)
+_PERIODICAL_NEAR_BEFORE = re.compile(
+    r"(?:(?<!》)(?:第[一二三四五六七八九十百\d]+[期号]|半月刊|月刊|周刊|旬刊|季刊|副刊|特刊)[^。；《》\n]{0,6}"
+    r"|(?:半月刊|月刊|周刊|旬刊|季刊|副刊|特刊))$"
+)
 
 
 # Characters of Chinese transliterations of foreign names (阿尔志跋绥夫, 爱罗先珂, 白璧德).
@@ -285,6 +306,11 @@ _TRANSLIT = frozenset(
     "奥利安瓦西米洛科森顿逊姆布迪蒂妮丽莉菲弗沃蒲汗凯赛培勃洛茨妥也夫霍特厄罗曼尼采察陀"
 )
 _NAME_TAGS = ("nr", "nrt", "nrfg", "ns", "nz")
+# Endings of Russian and other foreign names that jieba cuts off a name it does not know whole
+# (蒲力汗/诺夫, 卢那/卡尔斯基): the name before them is a truncated one, never a page.
+_TRANSLIT_TAILS = frozenset(
+    "诺夫 斯基 维奇 耶夫 洛夫 科夫 托夫 罗夫 诺娃 斯卡娅 卡尔斯基 尔斯基 夫斯基 斯泰 耶娃".split()
+)
 
 
 # A noun ending like an institution (教育部, 语丝社, 三味书屋) names one unless it is one of
@@ -355,6 +381,7 @@ def _unlikely_name(word: str) -> bool:
         len(word) >= 4
         and not all(ch in _TRANSLIT for ch in word)
         and not word.startswith(_COMPOUND_SURNAMES)
+        and not word.endswith(tuple(_TRANSLIT_TAILS))  # 蒲力汗诺夫
     )
 
 
@@ -381,6 +408,16 @@ def _join_transliterations(
     i = 0
     n = len(words)
     while i < n:
+        if (
+            i + 1 < n
+            and words[i][1] in ("nr", "nrt", "nrfg")
+            and len(words[i][0]) >= 2
+            and _has_han(words[i][0])
+            and (words[i + 1][0] in _TRANSLIT_TAILS or (words[i + 1][0] == "夫" and len(words[i][0]) >= 3))
+        ):
+            out.append((words[i][0] + words[i + 1][0], "nrt"))  # 蒲力汗/诺夫, 安德烈/夫
+            i += 2
+            continue
         j = i
         while j < n and words[j][0] and all(ch in _TRANSLIT for ch in words[j][0]):
             if j > i and _whole_name(words[j - 1], known) and _whole_name(words[j], known):
@@ -449,6 +486,8 @@ def _name_evidence(
         if not reader.name_signs(word, text):
             return "fragment"  # 罗诗力: only ever a piece of 《摩罗诗力说》 here
     if kind == "person":
+        if known.get(word, "").startswith("nr") and reader.foreign_place(word, text):
+            return "place"  # 爱尔兰人, 高加索山, 爱尔兰剧作家: a country the dictionary tags nr
         somewhere = _whereabouts(word, text, places_at or set())
         if _dictionary_noun(word, known, freq) and not (somewhere or reader.name_signs(word, text)):
             # 马鞭, 罗汉豆: a word the dictionary knows that neither speaks, nor is spoken to,
@@ -476,6 +515,28 @@ def _name_evidence(
 _ORDINAL_BEFORE = re.compile(r"第[一二三四五六七八九十百\d]+[次届]$")
 # Characters that each name a kind of settlement: two of them make a common noun (城市, 乡村).
 _GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")
+
+
+# Endings of a local office: every town has its 教育局 and 警察厅, so a dictionary noun that ends
+# so names a kind of office, not one body (教育部, the Ministry, stands alone: 部 is no such ending).
+_LOCAL_OFFICE = ("局", "厅", "处", "所", "科")
+
+
+def _common_noun(word: str, kind: str, text: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """A word jieba tags as a name that is a kind, a term or a phrase in ``text``: a common noun
+    made of settlement characters whatever its ending (都城 'capital city', 县城); a dictionary
+    noun that names a kind of local office (教育局); a word a note explains as a term or a
+    figure of speech (都城　指宋国的国都, 象牙塔 …用以比喻); a role (一个书记, 账房先生);
+    a phrase used as a predicate (我是仇猫的)."""
+    if kind == "place" and len(word) == 2 and all(ch in _GENERIC_PLACE for ch in word):
+        return True
+    if known.get(word) == "n" and len(word) <= 3 and word.endswith(_LOCAL_OFFICE):
+        return True
+    if reader.glossed_term(word, text):
+        return True
+    if kind == "person" and reader.role_word(word, text, known, freq):
+        return True
+    return reader.used_as_predicate(word, text)
 
 
 def _owned(word: str, text: str, owners_end: set[int]) -> bool:

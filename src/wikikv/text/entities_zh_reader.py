@@ -276,6 +276,11 @@ def used_as_common_word(word: str, text: str) -> bool:
     return hits > 0 and hits >= 0.2 * total
 
 
+# Opening marks: "待到满口“中庸”时" — a quote opening after a word is what it says, not the end of
+# a place's clause.
+_OPENING = frozenset("“‘「『《〔")
+
+
 def used_as_place(word: str, text: str) -> bool:
     """Whether ``text`` uses ``word`` where a place goes somewhere ("在北京", "到日本", "北京人")."""
     start = text.find(word)
@@ -287,7 +292,10 @@ def used_as_place(word: str, text: str) -> bool:
             # 到北京去, 在北京，: a verb after 去/从 goes on ("去巴结奉承", "从抚摩转成", "去拜寿，")
             (
                 before in _PLACE_BEFORE
-                and (after[:1] in _PLACE_FOLLOW or (before in _AT and not _is_han(after[:1])))
+                and (
+                    after[:1] in _PLACE_FOLLOW
+                    or (before in _AT and not _is_han(after[:1]) and after[:1] not in _OPENING)
+                )
             )
             or after[:1] in ("人", "省", "城", "县", "府")
             or after
@@ -329,6 +337,103 @@ _PERSON_BEFORE_MARK = re.compile(
 _NOTE_HEAD = r"(?m)^(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])[ \t\u3000]*"
 _NOTE_END = r"(?=[ \t\u3000（(，,、：:]|$)"
 _PLACE_MARK = re.compile(r"^(?:[（(]今|[（(][A-Za-zＡ-Ｚａ-ｚ]|人[，。、）)])")
+
+
+_PRONOUN_SUBJECT = frozenset("我你他她它")
+_NOMINALIZED_END = frozenset("。！？…么吗呢")
+
+
+def used_as_predicate(word: str, text: str) -> bool:
+    """Whether ``text`` uses ``word`` as what someone does or is, not as who does it, in a third
+    of its occurrences or more: right after a subject pronoun ("我仇猫的原因": 'I hate cats'),
+    or as the predicate of a 是…的 sentence ("说我是仇猫的。", "狗不是仇猫的么？"). A name is
+    the one who acts, and is seldom a predicate (仇猫 'hating cats' is a phrase, not a person)."""
+    total = hits = 0
+    start = text.find(word)
+    while start >= 0:
+        total += 1
+        end = start + len(word)
+        before = text[start - 1] if start else ""
+        if before in _PRONOUN_SUBJECT or (
+            before == "是" and text[end : end + 1] == "的" and text[end + 1 : end + 2] in _NOMINALIZED_END
+        ):
+            hits += 1
+        start = text.find(word, end)
+    return hits > 0 and hits * 3 >= total
+
+
+# A numeral or a demonstrative and a classifier before a noun ("一个书记", "四个小鸭"), or an
+# honorific after it ("账房先生", "书记先生"): the noun names a kind of person or thing, which a
+# story addresses by its role.
+_COUNTED = re.compile(r"[一二两三四五六七八九十几这那每某][个位名只条]$")
+_ROLE_ADDRESS = ("先生", "老爷", "大人", "师傅", "们")
+_ROLE_FREQ = 50
+
+
+def role_word(word: str, text: str, dictionary: dict[str, str], freq: dict[str, int]) -> bool:
+    """Whether ``word`` is a role or a kind, not a name: a two-character common noun of the
+    dictionary (tag ``n``, in general use) that ``text`` counts ("一个书记") or addresses with an
+    honorific ("账房先生": 'Mr Accountant'). Names the dictionary files as nouns are named bare
+    (墨子, 嫦娥), and rare ones (弱水先生, a pen name) are not concerned."""
+    if len(word) != 2 or dictionary.get(word) != "n" or freq.get(word, 0) < _ROLE_FREQ:
+        return False
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _COUNTED.search(text, max(0, start - 2), start) or text.startswith(_ROLE_ADDRESS, end):
+            return True
+        start = text.find(word, end)
+    return False
+
+
+# A note that explains a word as an expression, not as a name: what it refers to (指, 泛指, 借指),
+# or a figure of speech (比喻, 用语) — "〔１３〕　都城　指宋国的国都商丘", "〔5〕象牙塔原是…
+# 批评…的用语，后来用以比喻脱离现实生活的文艺家的小天地".
+_TERM_GLOSS = re.compile(
+    r"^(?:[\s\u3000：:，,]*)(?:这里|此处|此)?(?:泛指|借指|喻指|比喻)"
+    r"|^[^。；\n]{0,60}(?:用语|用以比喻|比喻)"
+)
+
+
+def glossed_term(word: str, text: str) -> bool:
+    """Whether a note of ``text`` explains ``word`` as a term or a figure of speech (see
+    :data:`_TERM_GLOSS`): its sentences then name different things (one capital, then another)
+    or nothing at all, and it is no page."""
+    if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
+        return False
+    m = re.search(_NOTE_HEAD + re.escape(word) + r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})", text)
+    return m is not None and _TERM_GLOSS.search(m.group(1)) is not None
+
+
+# After a foreign name used as a place: its people, mountains, islands or nation ("爱尔兰人",
+# "高加索山", "爱尔兰民族"), or a person it is the nationality of ("爱尔兰剧作家", "爱尔兰老妈子").
+_FOREIGN_PLACE_AFTER = re.compile(
+    r"^(?:人(?![道生格物间类心家情们])|山|岛|半岛|海峡|民族|族人|籍|境内|一带|"
+    r"(?:剧作家|作家|诗人|小说家|画家|哲学家|文学家|革命家|政治家|学者|老妈子|巡警|女人|男人))"
+)
+
+
+_MODERN_NAME = re.compile(r"([\u4e00-\u9fff]{2,6})[，,]?(?:今译|今称|即今)$")
+
+
+def foreign_place(word: str, text: str) -> bool:
+    """Whether ``text`` uses a name of three characters or more (one jieba tags as a person:
+    高加索, 爱尔兰) as a place: its people, a mountain or a nation after it, a person of that
+    nationality after it, or "从爱尔兰来". A person's name is seldom followed by 人 or 山."""
+    if len(word) < 3 or word[-1] == "夫" or word[0] in BAD_FIRST | {"时"}:
+        return False  # 格列高里夫 + 人: 'Lady Gregory'; 时鲁国: a word glued to 时
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _FOREIGN_PLACE_AFTER.match(text[end : end + 4]):
+            return True
+        if text[start - 1 : start] == "从" and text[end : end + 1] in ("来", "去", "到"):
+            return True
+        old = _MODERN_NAME.search(text, max(0, start - 12), start)
+        if old and kind_by_suffix(old.group(1)) == "place":
+            return True  # "太和岭，今译高加索": the modern name of a place
+        start = text.find(word, end)
+    return False
 
 
 def person_evidence(word: str, text: str) -> bool:
@@ -594,6 +699,13 @@ def central_names(
             continue
         if any(ch in NOT_IN_NAME for ch in w) or w.endswith("元年"):
             continue  # 永平元年's 平元年: a year, not a name
+        if not person_suffix and (used_as_predicate(w, text) or glossed_term(w, text)):
+            continue  # 仇猫 'hating cats' (我是仇猫的), 象牙塔 (a note: 用以比喻…): no names
+        if role_word(w, text, dictionary, freq) or any(
+            w.endswith(h) and role_word(w[: -len(h)], text, dictionary, freq)
+            for h in _ROLE_ADDRESS
+        ):
+            continue  # 账房(先生) 'the accountant', 书记 (一个书记): a role, not a name
         if text.count(f"《{w}》") * 2 >= c or in_book_title(w, text):
             continue  # 《何典》: a book, which its title marks say (the book route's)
         shape = name_shape(w, surnames)
