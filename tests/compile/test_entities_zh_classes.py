@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title
+from wikikv.compile.check import check
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score, describes, summary_sentences
@@ -157,6 +158,7 @@ def test_a_journal_with_a_periodical_word_nearby_is_an_organization(
     assert {"萌芽", "汉声"} <= _periodicals(JOURNALS["注释"])
     assert "娜娜" not in _periodicals(JOURNALS["注释"])
     assert "再答稚晖先生" not in _periodicals("在《甲寅》周刊发表的那篇《再答稚晖先生》。")
+    assert not _periodicals("Ｉｎｐｒｅｋｏｌ（第五十四号）上有一篇《蒲力汗诺夫和无产阶级运动》。")
     pages = pages_by_title(build_zh_folder(store, tmp_path, "journals", JOURNALS))
     assert pages["萌芽"][0].startswith("/机构/")
     assert pages["汉声"][0].startswith("/机构/")
@@ -268,6 +270,8 @@ def test_a_story_named_after_its_protagonist_gets_a_person_page_beside_the_work(
     # the essay's 《孔乙己》 is the work, not the man
     assert any("自序" in s for s in work.meta.sources)
     assert not any("自序" in s for s in person.meta.sources)
+    # two linked pages of one title under two dimensions are no duplicate to `wikikv check`
+    assert check(kb).duplicate_titles == 0
 
 
 # Nothing defines 阿贵: the story brings him in with a sentence about him, after lines of speech

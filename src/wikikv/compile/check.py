@@ -297,9 +297,22 @@ def _dups(
     report.title_groups = len(groups)
     for key, title in groups.items():
         carriers = names.get(key, set())
-        if len(carriers) > 1:
+        if len(carriers) > 1 and not _work_and_protagonist(carriers, pages):
             report.duplicate_titles += 1
             report.note("duplicate", f"{title}: {sorted(carriers)[:3]}")
+
+
+def _work_and_protagonist(carriers: set[str], pages: dict[str, FileRecord]) -> bool:
+    """Two pages of one title under two dimensions that link to each other: a work and the
+    person it is named after (《孔乙己》 and 孔乙己), not one entity carried twice."""
+    if len(carriers) != 2:
+        return False
+    a, b = sorted(carriers)
+    return (
+        a.split("/")[1] != b.split("/")[1]
+        and b in pages[a].meta.links
+        and a in pages[b].meta.links
+    )
 
 
 def _index(kb: KnowledgeBase, report: CheckReport, pages: dict[str, FileRecord]) -> None:

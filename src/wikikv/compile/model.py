@@ -266,7 +266,6 @@ class Resolver:
                         key = target
             if m.kind == "person" and t.about.get(doc_id) == key and ents._has_han(key):
                 key = protagonist_key(key, t.kinds.get(key, ""))
-                m = msgspec.structs.replace(m, central=True)  # the text is about them
             if key in blocked or (len(key) < 2 and not (m.central and ents._has_han(key))):
                 continue  # one letter is no name; one Han character is when central (羿, 禹)
             if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:

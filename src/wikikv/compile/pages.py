@@ -289,7 +289,8 @@ def _zh_first_fact(ent: Entity, texts: Mapping[str, str], names: list[str]) -> F
         told = [
             fact
             for fact in sorted((f for f in ent.facts if f.doc == doc), key=lambda f: f.start)
-            if describes(_quote(fact, texts), names)
+            if any(n and n in _quote(fact, texts) for n in names)  # not a carried "他…"
+            and describes(_quote(fact, texts), names)
             and says_something(_quote(fact, texts), names)
             and not in_speech(text, fact.start)
         ]

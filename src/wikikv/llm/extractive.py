@@ -182,7 +182,7 @@ class ExtractiveProvider:
         if doc.lang == "zh":
             words = list(pos) if pos is not None else jieba_pos(doc.text)
             found = chinese_mentions(
-                doc.text, sents, words, self.title_keys, jieba_words(), jieba_freq()
+                doc.text, sents, words, self.title_keys, jieba_words(), jieba_freq(), doc.title
             )
         else:
             found = ents.english_mentions(

@@ -99,13 +99,15 @@ def chinese_mentions(
     titles: dict[str, str],
     known: dict[str, str] | None = None,
     freq: dict[str, int] | None = None,
+    title: str = "",
 ) -> list[Mention]:
     """Mentions from jieba (word, flag) pairs covering ``text`` in order, plus 《书名》 titles,
     plus the names central to the document (:mod:`wikikv.text.entities_zh_reader`).
     ``titles`` maps folded corpus titles → their key, so a piece's title links to its page;
     with ``known`` (the tagger's dictionary; its presence turns the rules on) a short nr word
     must start with a surname, and a word the dictionary knows as a common word (``freq``:
-    its general frequency) must be used as a name here."""
+    its general frequency) must be used as a name here. A person named by the document's own
+    ``title`` (范爱农 in the memoir 范爱农) is central to it: the text is about them."""
     central: dict[str, str] = {}
     places_at: set[int] = set()  # where a word jieba tags as a place starts
     owners_end: set[int] = set()  # where a person's or an institution's name ends
@@ -242,7 +244,8 @@ def chinese_mentions(
             continue  # 江阴人: where someone is from
         hint = _sentence_of(sentences, start, hint)
         key = fold(_bare(word) if kind == "person" else word)
-        out.append(Mention(key, word, kind, hint, start, pos, weak=weak))
+        own = kind == "person" and bool(title) and key == fold(title)
+        out.append(Mention(key, word, kind, hint, start, pos, weak=weak, central=own))
     # A book the document names again and again is central to it (何典 in the preface to 何典).
     book_counts = Counter(m.group(1).strip() for m in _BOOK.finditer(text))
     periodicals = _periodicals(text)
@@ -290,11 +293,12 @@ def _periodicals(text: str) -> set[str]:
 
 
 # A periodical word a few characters away from the title, within its clause: after it ("《萌芽》
-# 文艺月刊，鲁迅、冯雪峰编辑"), or before it ("第四期起改名《汉声》", "的特刊，所以名曰《汉声》").
+# 文艺月刊，鲁迅、冯雪峰编辑"), or before it ("第四期起改名《汉声》", "的特刊，所以名曰《汉声》") —
+# not across 上, 篇, 文 or 的, which make the title an article in it ("第五十四号）上有一篇《…》").
 _PERIODICAL_WORD = r"(?:半月刊|月刊|周刊|旬刊|季刊|日刊|副刊|特刊|画报|期刊|刊物|杂志|日报|晚报|周报)"
 _PERIODICAL_NEAR_AFTER = re.compile(r"[^。；，,《》\n]{0,4}" + _PERIODICAL_WORD)
 _PERIODICAL_NEAR_BEFORE = re.compile(
-    r"(?:(?<!》)(?:第[一二三四五六七八九十百\d]+[期号]|半月刊|月刊|周刊|旬刊|季刊|副刊|特刊)[^。；《》\n]{0,6}"
+    r"(?:(?<!》)(?:第[一二三四五六七八九十百\d]+[期号]|半月刊|月刊|周刊|旬刊|季刊|副刊|特刊)[^。；《》\n上篇文的]{0,6}"
     r"|(?:半月刊|月刊|周刊|旬刊|季刊|副刊|特刊))$"
 )
 
