@@ -159,6 +159,8 @@ def test_a_journal_with_a_periodical_word_nearby_is_an_organization(
     assert "娜娜" not in _periodicals(JOURNALS["注释"])
     assert "再答稚晖先生" not in _periodicals("在《甲寅》周刊发表的那篇《再答稚晖先生》。")
     assert not _periodicals("Ｉｎｐｒｅｋｏｌ（第五十四号）上有一篇《蒲力汗诺夫和无产阶级运动》。")
+    assert not _periodicals("周刊二十期，旬刊十二期，及《艺苑朝华》五本。")  # a list's next item
+    assert not _periodicals("小说《药》登在杂志上。")  # a story printed in a magazine
     pages = pages_by_title(build_zh_folder(store, tmp_path, "journals", JOURNALS))
     assert pages["萌芽"][0].startswith("/机构/")
     assert pages["汉声"][0].startswith("/机构/")
@@ -232,6 +234,8 @@ def test_a_naming_sentence_and_its_neighbour_make_the_summary(
     assert runtu.endswith("这少年便是闰土。")
     assert defining_score("大家都叫她祥林嫂；没问她姓什么。", ["祥林嫂"]) > 0
     assert defining_score("我叫她，她没有应。", ["她"]) == 0
+    assert defining_score("认识的人告诉我说：他叫范爱农，是徐伯荪的学生。", ["范爱农"]) > 0
+    assert defining_score("老栓，就是运气了你！", ["老栓"]) == 0  # said to him
     text = "他来了。闰土是我的朋友。他是能装弶捉小鸟雀的。他回去了。"
     start = text.index("闰土")
     said = summary_sentences(text, start, text.index("。", start) + 1, ["闰土"])

@@ -42,6 +42,7 @@ from wikikv.text.definitions import (
     defining_score,
     describes,
     in_speech,
+    opens_with,
     summary_sentences,
     tells_what_it_is,
     without_note_mark,
@@ -297,6 +298,9 @@ def _zh_first_fact(ent: Entity, texts: Mapping[str, str], names: list[str]) -> F
         # what the entity is like (阿Q没有家…) before what it did once (阿Q不开口…)
         for fact in told:
             if tells_what_it_is(_quote(fact, texts), names):
+                return fact
+        for fact in told:  # else a sentence that speaks of it first (not "他跳上岸，爱姑跟着")
+            if opens_with(_quote(fact, texts), names):
                 return fact
         if told:
             return told[0]

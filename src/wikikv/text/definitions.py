@@ -35,6 +35,8 @@ _NAMING_BEFORE = re.compile(
 # The name as the object of a naming verb: "卫老婆子叫她祥林嫂，说是自己母家的邻舍", "大家都叫她
 # 祥林嫂", "所以他的父亲叫他闰土" — what people call someone is who that someone is.
 _NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他)(?:做|作)?$")
+# "他叫范爱农，是…": a pronoun and 叫 'is called', then who (a bare "我叫阿毛" is a call).
+_CALLED = re.compile(r"(?:他|她)(?:名)?叫$")
 # What the naming clause goes on to say of its bearer: "，说是自己母家的邻舍", "，是一个…".
 _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
@@ -81,6 +83,13 @@ _STATIVE = re.compile(
     r"^(?:虽然|本来|原来|向来|一向|从来|平时|是|有|没有|姓|住在|住|名|原是|本是|已经是|便是|也是|却是)"
 )
 _LEAD_CHARS = " \t\u3000“”‘’「」『』（）()—…但而于是可然"
+
+
+def opens_with(sentence: str, names: list[str]) -> bool:
+    """Whether the sentence opens with one of ``names`` (after quotes and an opener such as
+    但, 于是): the entity is what it speaks of first."""
+    body = sentence.lstrip(_LEAD_CHARS)
+    return any(n and body.startswith(n) for n in names)
 
 
 def tells_what_it_is(sentence: str, names: list[str]) -> bool:
@@ -150,6 +159,8 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
             score = max(score, 3 if body[end : end + 2] in ("，是", ",是") else 2)
         elif _NAMING_OBJECT.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 3 if _NAMING_GLOSS.match(body[end:]) else 2)
+        elif _CALLED.search(body[:at]) and _NAMING_GLOSS.match(body[end:]):
+            score = max(score, 3)  # "他叫范爱农，是徐伯荪的学生。"
         elif _LIFESPAN.match(body[end:]):
             score = max(score, 2)
         at = body.find(name, end)
