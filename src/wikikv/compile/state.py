@@ -136,14 +136,24 @@ def descriptor_op(kb: KnowledgeBase, descriptor: Descriptor) -> Op:
     return Put(_key(kb, DESCRIPTOR), _enc.encode(descriptor))
 
 
+LOAD_CHUNK = 2000
+
+
 def load_docs(kb: KnowledgeBase) -> dict[str, DocAnalysis]:
+    """Every stored analysis, read in chunks: a backend scan returns its whole range at once,
+    and the encoded analyses of a large corpus would sit in memory beside the decoded ones."""
     start = _key(kb, DOC_PREFIX)
+    end = start + b"\xff"
     dec = msgspec.msgpack.Decoder(DocAnalysis)
     out: dict[str, DocAnalysis] = {}
-    for _, item in kb.backend.scan(start, start + b"\xff"):
-        d = dec.decode(item.value)
-        out[d.id] = d
-    return out
+    while True:
+        chunk = list(kb.backend.scan(start, end, limit=LOAD_CHUNK))
+        for _, item in chunk:
+            d = dec.decode(item.value)
+            out[d.id] = d
+        if len(chunk) < LOAD_CHUNK:
+            return out
+        start = chunk[-1][0] + b"\x00"
 
 
 def doc_ops(kb: KnowledgeBase, docs: Iterable[DocAnalysis]) -> list[Op]:
