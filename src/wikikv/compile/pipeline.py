@@ -548,15 +548,6 @@ class Compiler:
                     self._phase_b(want, schema, writer, pages, progress, report)
                 report.timings["render"] = time.perf_counter() - t
                 report.timings["render_cpu"] = time.process_time() - cpu
-                if self._gate is not None and self.options.quality is not None:
-                    self.options.quality.after_batch(
-                        self.kb, writer.put, self._gate.failed, len(analysed), whole=local is None
-                    )
-                progress.state = "done"
-                progress.updated_at = now()
-                state.write(self.kb, [state.progress_op(self.kb, progress)])
-                if remove:
-                    self._erase_cache(remove)
                 if model is not None:
                     self._totals(model, current, report)
                     report.grounding = grounding_counts(current.values(), model.llm_dropped)
@@ -565,6 +556,20 @@ class Compiler:
                     report.documents, report.entities = meta.docs, meta.entities
                     report.links, report.facts = meta.links, meta.facts
                     report.pages = meta.entities + 2 * meta.docs
+                # The quality pass reads the whole wiki back: what phase B held (every analysis,
+                # the entities, the render plan, the signatures) goes first, so the two do not
+                # peak together.
+                whole = local is None
+                del want, model, stored, current, analysed, texts, pages
+                if self._gate is not None and self.options.quality is not None:
+                    self.options.quality.after_batch(
+                        self.kb, writer.put, self._gate.failed, report.analyzed, whole=whole
+                    )
+                progress.state = "done"
+                progress.updated_at = now()
+                state.write(self.kb, [state.progress_op(self.kb, progress)])
+                if remove:
+                    self._erase_cache(remove)
         if self.options.after_ingest is not None and report.analyzed:
             report.evolved = self.options.after_ingest(self.kb, report.analyzed)
         report.elapsed = time.perf_counter() - t0
