@@ -435,10 +435,18 @@ def _stage(kb: KnowledgeBase, added: Sequence[Packed], extra: Sequence[Op]) -> N
     seq = _next_seq()
     fresh = _blocks(ik, added)
     new_tuple, pop = tuple.__new__, fresh.pop
-    ops: list[Op] = [
-        new_tuple(Put, (ik.run_block(key, seq), bytes(pop(key)), ABSENT)) for key in sorted(fresh)
-    ]
-    ops.extend(_variant_ops(ik, added))
+    # Committed batch by batch as the ops are made: a flush touches ~700k blocks, and their ops
+    # all made at once (a tuple, a key and a copy of the postings each) doubled its peak.
+    order = sorted(fresh)
+    for i in range(0, len(order), BATCH_OPS):
+        kb.commit(
+            [
+                new_tuple(Put, (ik.run_block(key, seq), bytes(pop(key)), ABSENT))
+                for key in order[i : i + BATCH_OPS]
+            ]
+        )
+    del order, fresh
+    ops = _variant_ops(ik, added)
     ops.extend(extra)
     totals = [0] * NFIELDS
     for doc in sorted(added, key=lambda d: d.ref):
