@@ -11,12 +11,16 @@ Usage (``PYTHONPATH=src``):
     python evals/luxun/sample_pages.py showfile STORE_URL SAMPLE.tsv  # every sampled page
     python evals/luxun/sample_pages.py count STORE_URL          # how many entity pages
 
+The kb is ``luxun`` unless ``SAMPLE_KB`` names another (``bench`` in a store ``bench quality``'s
+build helper wrote).
+
 ``draw`` writes the label file's columns with ``label`` and ``reason`` empty; the labeller fills
 them after reading each page (``show``) and, where the page does not settle it, the source text.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 
@@ -24,7 +28,7 @@ from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import open_store
 
-KB = "luxun"
+KB = os.environ.get("SAMPLE_KB", "luxun")  # the kb name (`bench quality` builds "bench")
 COLUMNS = ("path", "name", "type", "confidence", "label", "reason", "stratum")
 
 

@@ -299,3 +299,23 @@ def test_a_character_nothing_defines_is_summarised_by_the_sentence_that_brings_h
     assert pages["阿贵"][1].meta.summary == "阿贵没有家，住在石桥村的土谷祠里，每天赶车到镇上去。"
     assert not describes("“阿贵，你来了！”掌柜说。", ["阿贵"])
     assert not describes("阿贵说：", ["阿贵"])
+
+
+# An essay whose text opens with its title as a plain line (no Markdown mark): the line names the
+# essay, and a work page's summary is a sentence of it instead.
+BELL_TOWER = """在钟楼上（夜记之二）
+
+也还是我在厦门的时候，柏生从广州来，告诉我说，爱而君也在那里了。大概是来寻求新的生命的罢，曾经写了一封长信给Ｋ委员，说明自己的过去和将来的志望。
+
+“你知道有一个叫爱而的么？他写了一封长信给我，我没有看完。”有一天，Ｋ委员对柏生说。
+
+又有一天，柏生又告诉了爱而，爱而跳起来道：“怎么？……怎么说我是反革命的呢？！”
+"""
+
+
+def test_a_work_page_is_not_summarised_by_its_title_line(store: Store, tmp_path: Path) -> None:
+    kb = build_zh_folder(store, tmp_path, "bell", {"在钟楼上（夜记之二）": BELL_TOWER})
+    (work,) = [r for r in entity_pages(kb).values() if r.meta.title == "在钟楼上（夜记之二）"]
+    assert work.meta.summary != "在钟楼上（夜记之二）"
+    assert work.meta.summary.endswith("。")
+    assert not describes("柳妈不耐烦的看着她的脸，说。", ["柳妈"])  # the line around a speech

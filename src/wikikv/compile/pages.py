@@ -47,7 +47,7 @@ from wikikv.text.definitions import (
     tells_what_it_is,
     without_note_mark,
 )
-from wikikv.text.digest import lead_sentence
+from wikikv.text.digest import is_heading, lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
 NOTE_LINE = re.compile(r"^\[\^(?P<n>\d+)\]: \[\[(?P<path>[^\]|]+)\]\] chars (?P<s>\d+)-(?P<e>\d+)$")
@@ -128,7 +128,11 @@ def entity_summary(
     the sentence that says what the entity is (:func:`definition`, quoted first among the key
     facts); else how many documents mention it."""
     if ent.about and docs[ent.about[0]].summary:
-        return one_line(docs[ent.about[0]].summary)
+        own = docs[ent.about[0]]
+        if texts is None or not _is_title(own.summary, own.title):
+            return one_line(own.summary)
+        lead = _first_told(ent, texts, own.title)  # not the title line again
+        return one_line(own.summary if lead is None else _quote(lead, texts))
     if ent.summary:  # LLM mode: the model's one-line summary of the entity
         return one_line(ent.summary)
     fact = definition(ent, texts, lang) if texts is not None else None
@@ -148,6 +152,22 @@ def entity_summary(
     return one_line(
         f"Mentioned in {len(ent.mentioned_in)} documents, including " + ", ".join(names) + "."
     )
+
+
+def _is_title(sentence: str, title: str) -> bool:
+    """Whether a summary is only the document's title line ("中华民国的新“堂·吉诃德”们"), which
+    says nothing the heading does not."""
+    return sentence.strip(" #\t\u3000") == title.strip()
+
+
+def _first_told(ent: Entity, texts: Mapping[str, str], title: str) -> Fact | None:
+    """The first of a work's own key facts (its digest) that is neither its title line nor a
+    heading."""
+    for fact in ent.facts:
+        quote = _quote(fact, texts)
+        if fact.doc in ent.about and not _is_title(quote, title) and not is_heading(quote):
+            return fact
+    return None
 
 
 def render_entity(

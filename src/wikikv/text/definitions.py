@@ -66,8 +66,8 @@ def describes(sentence: str, names: list[str]) -> bool:
         return False
     if any(q in text for q in _SPEECH_OPEN) or text.endswith(("”", "’")):
         return False  # a sentence that quotes someone's words (or ends them) tells what was said
-    if body.endswith(("？", "?", "！", "!", "：", ":")):
-        return False
+    if body.endswith(("？", "?", "！", "!", "：", ":")) or _SPEECH_TAG_END.search(body):
+        return False  # a question, or the line around a speech ("柳妈不耐烦的看着她的脸，说。")
     for name in sorted((n for n in names if n), key=len, reverse=True):
         at = text.find(name)
         if at >= 0:
@@ -75,6 +75,7 @@ def describes(sentence: str, names: list[str]) -> bool:
     return True
 
 
+_SPEECH_TAG_END = re.compile(r"[，,](?:[^，,。]{0,6})?(?:说|道|问|答|嚷|喊)[。.]$")
 # After a name, what makes the phrase someone else: 四铭太太, 七斤嫂, 阿Q的母亲.
 _OTHER_ONE = ("的", "之", "太太", "嫂", "奶奶", "老婆", "家", "们")
 # After the name that opens a sentence, a verb of being or having: the sentence says what the
