@@ -320,6 +320,16 @@ def qualifier_category(title: str) -> str:
     return _FAMILY.get(head, head)
 
 
+def coarse_level(chain: Sequence[str]) -> int:
+    """The most general label routing may start an entity at: its broad kind when it has one
+    ("athletes and sportspeople", not "footballers"), else as :func:`start_level`. PageSplit
+    proposes plans from here too: a few broad sub-dimensions refined where they overflow."""
+    own = [i for i, c in enumerate(chain) if not c.startswith(MENTION_PREFIX)]
+    if own:
+        return own[-1]
+    return len(chain) - 1
+
+
 _LIST_TITLE = re.compile(r"^lists? of\b", re.IGNORECASE)
 
 

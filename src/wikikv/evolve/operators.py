@@ -58,8 +58,16 @@ class Proposal:
 LLMArchitect = Callable[[DimView, str], RoutingPlan | None]
 
 
-def _keys_chains(dim: DimView) -> tuple[list[str], dict[str, list[str]], dict[str, int]]:
-    starts = {m.key: categories.start_level(m.chain) for m in dim.members}
+def _keys_chains(
+    dim: DimView,
+) -> tuple[list[str], dict[str, list[str]], list[dict[str, int]]]:
+    """Keys, chains, and the two places routing may start each entity: its own kind (the
+    build's choice) and its broad kind (fewer, wider sub-dimensions refined where they
+    overflow: on a large dimension the wide fan-out of many small kinds can cost more descent
+    than the kinds save)."""
+    fine = {m.key: categories.start_level(m.chain) for m in dim.members}
+    coarse = {m.key: categories.coarse_level(m.chain) for m in dim.members}
+    starts = [fine] if coarse == fine else [fine, coarse]
     return [m.key for m in dim.members], {m.key: m.chain for m in dim.members}, starts
 
 
@@ -75,20 +83,16 @@ def architect(
     wide = [lab for lab, n in sizes.items() if n > judged or n > fanout]
     if not wide and not ranges:
         return []
-    keys, chains, starts = _keys_chains(dim)
+    keys, chains, start_sets = _keys_chains(dim)
     lang = view.language
     out: list[Proposal] = []
     targets = sorted({dir_path(dim, lab) for lab in wide} | {dir_path(dim, r) for r in ranges})
     seen: set[bytes] = set()
-    for cap in (int(fanout * ROUTE_FILL), *(max(2, int(fanout * f)) for f in SPLIT_CAPS)):
-        plan = plan_routing(keys, fanout, chains, dim.name, lang, cap=cap, starts=starts)
-        _add(
-            out,
-            seen,
-            Proposal(
-                "split", dim.name, ", ".join(targets), plan, f"sub-dimensions of at most {cap}"
-            ),
-        )
+    for i, starts in enumerate(start_sets):
+        for cap in (int(fanout * ROUTE_FILL), *(max(2, int(fanout * f)) for f in SPLIT_CAPS)):
+            plan = plan_routing(keys, fanout, chains, dim.name, lang, cap=cap, starts=starts)
+            detail = f"{'broad ' if i else ''}sub-dimensions of at most {cap}"
+            _add(out, seen, Proposal("split", dim.name, ", ".join(targets), plan, detail))
     if llm is not None:
         for target in targets:
             proposed = llm(dim, target)

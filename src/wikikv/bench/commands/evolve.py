@@ -53,5 +53,8 @@ def bench_evolve(sets: str, passes: int, limit: int | None, out: str, as_json: b
             f"{p['seconds']} s ({len(p['operators'])} ops, {p['moved']} moved)" for p in r["passes"]
         )
         click.echo(f"{r['set']}: passes {times}")
+    for where, qs in result["changed"].items():
+        moved = ", ".join(f"{q} {v}" for q, v in qs.items())
+        click.echo(f"{where}: recall@5 [before, after, default] changed on {moved}")
     click.echo(f"targets: {result['targets']}")
     click.echo(f"wrote {path}")
