@@ -18,8 +18,16 @@ import click
 @click.option("--passes", type=int, default=4, show_default=True, help="At most this many passes.")
 @click.option("--limit", type=int, default=None, help="Questions per set (default: all).")
 @click.option("--out", default="bench-results/evolve.json", show_default=True)
+@click.option(
+    "--workdir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Build the wikis here and keep them (default: a temporary directory).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON result instead of tables.")
-def bench_evolve(sets: str, passes: int, limit: int | None, out: str, as_json: bool) -> None:
+def bench_evolve(
+    sets: str, passes: int, limit: int | None, out: str, workdir: str | None, as_json: bool
+) -> None:
     """Schema evolution before / after on real wikis: J and its terms, fan-out, semantic-label
     share, nav reads to the first gold source and recall@5, time per pass.
 
@@ -38,7 +46,8 @@ def bench_evolve(sets: str, passes: int, limit: int | None, out: str, as_json: b
     unknown = [n for n in names if n not in bench.SETS]
     if unknown:
         raise click.BadParameter(f"unknown set(s) {', '.join(unknown)}", param_hint="--sets")
-    result = bench.run(names, Path.cwd(), passes, log=log, limit=limit)
+    kept = Path(workdir) if workdir else None
+    result = bench.run(names, Path.cwd(), passes, workdir=kept, log=log, limit=limit)
     path = write_json(result, out)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
