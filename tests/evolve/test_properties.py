@@ -37,12 +37,13 @@ def actual_j(kb: KnowledgeBase) -> float:
     docs=st.integers(40, 110),
     fanout=st.sampled_from([10, 16, 24]),
     queries=st.integers(0, 80),
+    semantic=st.booleans(),  # built with semantic routing, or without evolution (name ranges)
 )
 def test_passes_never_raise_j_and_keep_every_entity_reachable(
-    seed: int, docs: int, fanout: int, queries: int
+    seed: int, docs: int, fanout: int, queries: int, semantic: bool
 ) -> None:
     with open_store("memory://") as store:
-        kb = build_generated(store, "g", seed, docs, fanout, queries)
+        kb = build_generated(store, "g", seed, docs, fanout, queries, semantic=semantic)
         j = actual_j(kb)
         before = entity_pages(kb)
         titles = sorted(before.values())
@@ -66,11 +67,13 @@ def test_passes_never_raise_j_and_keep_every_entity_reachable(
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10_000), kill_after=st.integers(1, 60))
-def test_a_killed_pass_resumes_to_the_same_result(seed: int, kill_after: int) -> None:
+@given(seed=st.integers(0, 10_000), kill_after=st.integers(1, 60), semantic=st.booleans())
+def test_a_killed_pass_resumes_to_the_same_result(
+    seed: int, kill_after: int, semantic: bool
+) -> None:
     with open_store("memory://") as store:
-        whole = build_generated(store, "whole", seed, 60, 10, 60)
-        killed = build_generated(store, "killed", seed, 60, 10, 60)
+        whole = build_generated(store, "whole", seed, 60, 10, 60, semantic=semantic)
+        killed = build_generated(store, "killed", seed, 60, 10, 60, semantic=semantic)
         done = evolve_pass(whole, max_ops=4, index=False)
         assume(done.committed)  # a wiki the pass leaves alone proves nothing here
         try:
