@@ -83,3 +83,11 @@ def test_errors_are_one_line(cli: click.Group, store_url: str) -> None:
     result = CliRunner().invoke(cli, ["rollup", "--store", store_url, "--kb", "demo", "/nope"])
     assert result.exit_code == 1
     assert result.output.startswith("Error: ")
+
+
+def test_an_answer_cites_a_source_text_by_its_readable_id() -> None:
+    from wikikv.interfaces.commands.nav import source_label
+
+    assert source_label("/sources/articles/彷徨%2F离婚") == "彷徨/离婚 — "
+    assert source_label("/sources/articles/d1") == ""  # nothing escaped: the path says it
+    assert source_label("/人物/爱姑") == ""

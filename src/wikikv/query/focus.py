@@ -1,13 +1,16 @@
 """What a question narrows its offline answer to, beyond its terms (:mod:`wikikv.query.answer`).
 
-* **A named work** ("《离婚》里要和丈夫离婚的女子叫什么？"): the answer is in that text, so its
-  sentences are the candidates whenever it has any (:func:`named_works`, :func:`in_works`).
+* **A named work** ("《离婚》里要和丈夫离婚的女子叫什么？", or a collection: "《故事新编》的哪几篇"):
+  the answer is in its texts, so their sentences are the candidates whenever they have any
+  (:func:`named_works`, :func:`in_works`), and its name no longer scores them.
   A question asking for a name ("叫什么", "是谁") is answered by a sentence naming one of the
   text's characters, the most named first (:func:`names_asked`, :func:`with_names`).
 * **A relation of a named subject** ("祥林嫂的儿子叫什么名字？"): the answer is the relative, so
   the subject's own defining sentence is no answer, nor a sentence where the subject *is* the
-  relative of someone else ("他的儿子闰土"); a sentence holding the subject and the relation
-  word is (:func:`relation_asked`, :func:`about_relation`).
+  relative of someone else ("他的儿子闰土"); a sentence naming the subject as the other side of
+  the relation names the one asked for ("庄木三和他的女儿——爱姑" for 爱姑的父亲: :func:`owners`),
+  and so does one holding the subject and the relation word (:func:`relation_asked`,
+  :func:`about_relation`).
 * **A listing over a named page** ("哪些小说写到了鲁镇？"): the answer is the texts that page's
   subject appears in, each quoted once with a sentence naming it (:func:`one_per_source`).
 """
@@ -72,11 +75,6 @@ NAMES_IT = 2
 _APPOSITION = r"[—\-－，,、\s]{0,2}"
 # How many texts a listing quotes, one sentence each.
 LIST_SOURCES = 5
-
-
-def doc_title(source: str) -> str:
-    """A source document's title: the last part of its id (``…/<collection>%2F<title>``)."""
-    return unescape_segment(source.rstrip("/").rsplit("/", 1)[-1]).rsplit("/", 1)[-1]
 
 
 def named_works(question: str) -> list[str]:

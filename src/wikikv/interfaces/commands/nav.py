@@ -41,13 +41,25 @@ def _line(r: NavResult) -> str:
     return f"[{r.level:<9}] {r.path}  ({r.elapsed_ms:.2f} ms)\n    {text}"
 
 
+def source_label(path: str) -> str:
+    """A source text's id as its author wrote it ("彷徨/祝福 — "), before its escaped path."""
+    if not path.startswith("/sources/"):
+        return ""
+    from wikikv.store.paths import unescape_segment
+
+    doc = unescape_segment(path.rstrip("/").rsplit("/", 1)[-1])
+    return f"{doc} — " if doc != path.rsplit("/", 1)[-1] else ""
+
+
 def _print_answer(a: Any) -> None:  # an Answer (imported with ask, only by ask)
     click.echo(a.answer or "(no answer found: no sentence of the evidence answers the question)")
     quoted = [c for c in a.citations if c.quote]
     if quoted:
         click.echo("\nCited:")
         for i, c in enumerate(quoted, 1):
-            click.echo(f"  [{i}] {c.path}" + (f" chars {c.chars}" if c.chars else ""))
+            click.echo(
+                f"  [{i}] {source_label(c.path)}{c.path}" + (f" chars {c.chars}" if c.chars else "")
+            )
     others = [c for c in a.citations if not c.quote]
     if others:
         click.echo("\nSources:")
