@@ -1,6 +1,6 @@
 """ask(question): answers with citations — direct from a compiled page, by the LLM agent loop, or
 (offline) as the few sentences of nav's evidence that best answer it, each quoted with its
-citation (:mod:`wikikv.query.sentences`).
+citation (:mod:`wikikv.query.narrow`, :mod:`wikikv.query.sentences`).
 
 Direct answers (L1 whitepaper): when alias/name matching and search agree on one page, that page
 passed lint, and it is newer than every source it cites, its summary and facts are the answer —
@@ -31,24 +31,11 @@ from wikikv.llm.prompts import (
 )
 from wikikv.llm.types import ChatMessage, ChatProvider, ToolCall
 from wikikv.query.budget import Budget
-from wikikv.query.evidence import cited_counts, qualifiers, specificity
-from wikikv.query.focus import (
-    about_relation,
-    in_works,
-    named_works,
-    names_asked,
-    not_about_subject,
-    one_per_source,
-    owners,
-    relation_asked,
-    subject_in,
-    with_names,
-    without_works,
-)
-from wikikv.query.nav import ModelNeedsDeeper, NavResult, classify, nav, search_text
-from wikikv.query.ops import ARTICLES_DIR, DIGESTS_DIR, wiki_read, wiki_search
+from wikikv.query.focus import relation_asked
+from wikikv.query.narrow import focused_sentences
+from wikikv.query.nav import ModelNeedsDeeper, NavResult, classify, nav
+from wikikv.query.ops import wiki_read, wiki_search
 from wikikv.query.sentences import (
-    MAX_SENTENCES,
     Sentence,
     answer_text,
     best_sentences,
@@ -62,8 +49,7 @@ from wikikv.search.tokenize import present_terms
 from wikikv.store.access_stats import query_scope
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
-from wikikv.store.paths import unescape_segment
-from wikikv.store.records import DirRecord, FileRecord
+from wikikv.store.records import FileRecord
 
 MAX_TOOL_CALLS = 15
 MAX_EMPTY_SEARCHES = 3
@@ -328,139 +314,6 @@ def evidence_answer(
             else f"{spent}; no sentence of the evidence answers the question"
         ),
     )
-
-
-def focused_sentences(
-    kb: KnowledgeBase,
-    question: str,
-    results: list[NavResult],
-    candidates: list[Sentence],
-    budget: Budget,
-) -> list[Sentence]:
-    """The answer's sentences, as the question narrows them (:mod:`wikikv.query.focus`): what
-    its subject is; one sentence per text for a listing over a named page; the sentences of a
-    work it names; a relative, not the subject itself, for a relation."""
-    subject = definitional_subject(question)
-    defined = definitional(candidates, [subject]) if subject else None
-    if defined is not None:
-        return [defined]
-    asked = question  # what sentences are scored on
-    enumeration = classify(question) == "enumeration"
-    if enumeration:
-        # Its frame (哪些文章, 提到 …) is how it asks, not what it asks about.
-        asked = search_text(question)
-    works = named_works(question)
-    if works:
-        pool = in_works(candidates, works) or in_works(_work_texts(kb, works, budget), works)
-        if pool:
-            candidates = pool
-            asked = without_works(asked)  # every candidate is the work's: its name ranks none
-    if enumeration:
-        listed = _listing(kb, question, results, candidates)
-        if len(listed) >= 2:
-            return listed
-    rel = relation_asked(question)
-    who = subject_in(rel, candidates) if rel is not None else None
-    if rel is not None and who is not None:
-        named_by = best_sentences(asked, owners(rel, who, candidates), 1)
-        related = about_relation(rel, who, candidates)
-        best = named_by + [s for s in best_sentences(asked, related) if s not in named_by]
-        best = best[:MAX_SENTENCES] or best_sentences(
-            asked, not_about_subject(rel, who, candidates)
-        )
-        return best
-    if works and names_asked(question) and in_works(candidates, works):
-        named = with_names(candidates, _characters(kb, works, budget))
-        best = best_sentences(asked, named)
-        if best or named:
-            return best or named[:1]
-    return best_sentences(asked, candidates)
-
-
-def _listing(
-    kb: KnowledgeBase, question: str, results: list[NavResult], candidates: list[Sentence]
-) -> list[Sentence]:
-    """A listing over the pages the question names as its subject: their texts (nav's order of
-    documents, then the pages' most cited sources), each with its best sentence naming the
-    page's subject. A page cited by most texts (the corpus's author in "鲁迅在哪些文章里谈到
-    照相？") or naming the setting (绍兴 in 绍兴的目连戏) is no subject to list by."""
-    named = [r for r in results if r.level == "entity" and _named_in(r.title, question)]
-    setting = qualifiers(question, {r.path: [r.title] for r in named})
-    regions = set(named_works(question))  # "《故事新编》的哪几篇": where to look, not what for
-    if any(r.title not in regions for r in named):
-        setting |= {r.path for r in named if r.title in regions}
-    documents = _document_count(kb)
-    pages = [
-        r
-        for r in named
-        if r.path not in setting
-        and specificity(len(cited_counts(r.text)), documents) >= LIST_SPECIFICITY
-    ]
-    if not pages:
-        return []
-    order = [_article_of(r.path) for r in results if r.level in ("article", "digest")]
-    for page in pages:
-        counts = cited_counts(page.text)
-        order += sorted(counts, key=lambda s: -counts[s])
-    order = list(dict.fromkeys(order))
-    return one_per_source(
-        order,
-        candidates,
-        [r.title for r in pages],
-        lambda group: best_sentences(question, group, 1),
-    )
-
-
-# A page citing more of the kb's texts than this specificity allows (log(N / cited) / log N) is
-# a hub, named in passing: 鲁迅 on the Lu Xun wiki (about 0), 俄国 (0.3) stays a subject.
-LIST_SPECIFICITY = 0.2
-
-
-def _document_count(kb: KnowledgeBase) -> int:
-    rec = kb.get(ARTICLES_DIR.rstrip("/"))
-    if not isinstance(rec, DirRecord):
-        return 0
-    return max(rec.meta.entry_count, len(rec.files))
-
-
-def _named_in(name: str, question: str) -> bool:
-    return len(fold_name(name)) >= 2 and fold_name(name) in fold_name(question)
-
-
-def _article_of(path: str) -> str:
-    return ARTICLES_DIR + path[len(DIGESTS_DIR) :] if path.startswith(DIGESTS_DIR) else path
-
-
-def _work_pages(kb: KnowledgeBase, work: str) -> list[str]:
-    return [h.path for h in kb.find_names(work, limit=8, exact=True)]
-
-
-def _work_texts(kb: KnowledgeBase, works: list[str], budget: Budget) -> list[Sentence]:
-    """The sentences of the named works' texts that nav did not read (a budgeted read each)."""
-    out: list[Sentence] = []
-    for work in works:
-        for path in _work_pages(kb, work):
-            if not path.startswith(ARTICLES_DIR) or not budget.allows(reads=1):
-                continue
-            budget.charge(reads=1)
-            rec = kb.get(path)
-            if isinstance(rec, FileRecord):
-                out += page_sentences(path, rec.text, "article", 0)
-    return out
-
-
-def _characters(kb: KnowledgeBase, works: list[str], budget: Budget) -> list[str]:
-    """The names of the pages the named works' own pages link to (their characters, places…)."""
-    names: list[str] = []
-    for work in works:
-        for path in _work_pages(kb, work):
-            if path.startswith("/sources") or not budget.allows(reads=1):
-                continue
-            budget.charge(reads=1)
-            rec = kb.get(path)
-            if isinstance(rec, FileRecord):
-                names += [unescape_segment(link.rsplit("/", 1)[-1]) for link in rec.meta.links]
-    return names
 
 
 # ------------------------------------------------------------------- model
