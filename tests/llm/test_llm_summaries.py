@@ -34,7 +34,8 @@ def test_offline_sections_and_corpus_summary_are_extractive(tmp_path: Path) -> N
     people = kb.get("/people")
     assert isinstance(people, DirRecord)
     assert "## Summary\n" in people.text
-    assert "synthesized words: 0%" in people.text
+    # the pages' own sentences: no synthesized-share line for a reader to puzzle over
+    assert "synthesized words" not in people.text
     assert report.summaries["max_synthesized_share"] == 0.0
     root = kb.get("/")
     assert isinstance(root, DirRecord)
@@ -80,6 +81,7 @@ def test_model_sections_within_the_bound_are_used(
     people = kb.get("/people")
     assert isinstance(people, DirRecord)
     assert " Meanwhile, " in people.text
+    assert re.search(r"^> synthesized words: \d+% \(bound 35%\)$", people.text, re.M)
     stats = report.summaries
     assert stats["by_model"] >= 1
     assert stats["over_bound_replaced"] == 0
@@ -105,6 +107,7 @@ def test_a_model_section_over_the_bound_is_replaced(
     people = store.kb("w").get("/people")
     assert isinstance(people, DirRecord)
     assert made_up not in people.text
+    assert "synthesized words" not in people.text  # the extractive summary stands in
     assert report.summaries["over_bound_replaced"] == report.summaries["by_model"] >= 1
     assert report.summaries["max_synthesized_share"] == 0.0
 

@@ -637,7 +637,9 @@ class Compiler:
                 if m.kind == ALIAS_KIND:
                     continue  # a declared other name of the subject, not an entity of its own
                 kinds[m.kind or "topic"] += 1
-                names[m.surface] += 1
+            # the corpus's common names are those many documents name, not one story's hero
+            # named a hundred times in it, nor a dictionary word with no sign of a name
+            names.update({m.surface for m in a.mentions if m.kind != ALIAS_KIND and not m.weak})
         # A model reads the sample's texts (IASI); the extractive roles need only the counts.
         texts = (
             _load_texts(self.kb, {s.id for s in sample}) if hasattr(self.provider, "llm") else {}

@@ -117,24 +117,28 @@ def add_summaries(want: Desired, schema: Schema, provider: object) -> SummarySta
         # its synthesized share is 0 (summarising every member of a large section to measure
         # that was most of an incremental add's render).
         text = " ".join(t for _, t in offered[:EXTRACTIVE_PAGES])
-        share = 0.0
+        share, model_wrote = 0.0, False
         if section is not None:
             written = section(d, offered)
             written_share = synthesized_share(written, [t for _, t in offered])
             stats.by_model += 1
             if written and written_share <= SYNTHESIS_BOUND:
-                text, share = written, written_share
+                text, share, model_wrote = written, written_share, True
             else:
                 stats.over_bound += 1
         stats.sections += 1
         stats.shares[d] = round(share, 4)
         head = "## 概述" if zh else "## Summary"
-        note = (
-            f"> 综合词占比 {share:.0%}（上限 {SYNTHESIS_BOUND:.0%}）"
-            if zh
-            else f"> synthesized words: {share:.0%} (bound {SYNTHESIS_BOUND:.0%})"
-        )
-        _set_text(want, d, _insert(want.dir_text[d], f"{head}\n{pg.one_line(text, 900)}\n{note}\n"))
+        # The share is shown where a model wrote the summary; an extractive one is the pages'
+        # own sentences (share 0 by construction), where the line would only be noise.
+        note = ""
+        if model_wrote:
+            note = (
+                f"> 综合词占比 {share:.0%}（上限 {SYNTHESIS_BOUND:.0%}）\n"
+                if zh
+                else f"> synthesized words: {share:.0%} (bound {SYNTHESIS_BOUND:.0%})\n"
+            )
+        _set_text(want, d, _insert(want.dir_text[d], f"{head}\n{pg.one_line(text, 900)}\n{note}"))
     _corpus(want, schema, provider, dims, stats)
     return stats
 

@@ -1,0 +1,61 @@
+"""What a reader is told first: a page's summary is in the author's voice (a defining sentence
+inside someone's quoted words, a critic's "X是…", is that speaker's claim, never the summary),
+and the corpus overview's common names are the ones many documents name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.compile.wiki_pages import build_zh_folder, pages_by_title
+from wikikv.compile import state
+from wikikv.store.store import Store, open_store
+
+CARTER = """# 赶车
+
+阿贵是赶车的，每天一早便到石桥村的桥头。
+阿贵说：“今天的路不好走。”
+阿贵把车停在桥头，坐着吃饭。
+"""
+
+# The quoted sentence would win on its own: the name opens it, a copula follows, and it ends
+# like what it defines (…的人), where the narrative one above does not.
+RUMOUR = """# 谣言
+
+镇上的绅士却写信来说：“我们不可不防。阿贵是一个偷东西的人。”
+阿贵听了，只是笑，仍旧每天赶车到镇上去。
+阿贵后来便不大进镇了。
+"""
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    s = open_store("memory://")
+    yield s
+    s.close()
+
+
+def test_a_definition_inside_quoted_words_is_not_the_summary(store: Store, tmp_path: Path) -> None:
+    kb = build_zh_folder(store, tmp_path, "carter", {"赶车": CARTER, "谣言": RUMOUR})
+    _, page = pages_by_title(kb)["阿贵"]
+    assert "阿贵是一个偷东西的人" in page.text  # the claim is on the page, as a fact or mention
+    assert page.meta.summary == "阿贵是赶车的，每天一早便到石桥村的桥头。"
+
+
+def test_the_corpus_common_names_count_documents_not_mentions(store: Store, tmp_path: Path) -> None:
+    # 七斤 speaks again and again in one story; 阿贵 is in each of three short texts; 临河 is
+    # a dictionary word with no sign of a name
+    story = "# 赶车\n\n" + "".join(f"七斤说：“今天第{n}次赶车了。”\n" for n in range(1, 13))
+    files = {"赶车": story}
+    for title in ("桑叶", "桥头", "渡口"):
+        files[title] = (
+            f"# {title}\n\n那地方是一个临河的小村庄。\n阿贵说：“{title}的路不好走。”\n阿贵又说：“明天再来。”\n阿贵便走了。\n"
+        )
+    kb = build_zh_folder(store, tmp_path, "village", files)
+    descriptor = state.load_descriptor(kb)
+    assert descriptor is not None
+    names = descriptor.top_entities
+    assert names[:2] == ["阿贵", "七斤"]
+    assert "临河" not in names
