@@ -20,6 +20,7 @@ import msgspec
 
 from wikikv.store.backends.base import Backend, Op, Put
 from wikikv.store.keys import KBKeys
+from wikikv.store.logscan import scan_log
 
 _TS = struct.Struct(">Q")
 SPACE = "X"
@@ -49,16 +50,8 @@ def read_access(
     path_prefix: str | None = None,
 ) -> Iterator[AccessEntry]:
     """ACCESS records of ``kb``, newest first."""
-    start, end = KBKeys(kb).space_range(SPACE)
-    count = 0
-    for _, item in backend.scan(start, end, reverse=True):
-        entry = _dec.decode(item.value)
-        if path_prefix is not None and not entry.path.startswith(path_prefix):
-            continue
-        yield entry
-        count += 1
-        if limit is not None and count >= limit:
-            return
+    span = KBKeys(kb).space_range(SPACE)
+    return scan_log(backend, span, _dec.decode, limit, path_prefix=path_prefix)
 
 
 class AccessLog:

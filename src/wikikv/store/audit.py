@@ -15,6 +15,7 @@ import msgspec
 
 from wikikv.store.backends.base import Backend, Put
 from wikikv.store.keys import KBKeys
+from wikikv.store.logscan import scan_log
 
 
 class AuditEntry(msgspec.Struct, omit_defaults=True):
@@ -55,13 +56,5 @@ def read_audit(
     newest_first: bool = True,
     path_prefix: str | None = None,
 ) -> Iterator[AuditEntry]:
-    start, end = keys.space_range("L")
-    count = 0
-    for _, item in backend.scan(start, end, reverse=newest_first):
-        entry = _dec.decode(item.value)
-        if path_prefix is not None and not entry.path.startswith(path_prefix):
-            continue
-        yield entry
-        count += 1
-        if limit is not None and count >= limit:
-            return
+    span = keys.space_range("L")
+    return scan_log(backend, span, _dec.decode, limit, newest_first, path_prefix)
