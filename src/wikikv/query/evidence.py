@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+
+from wikikv.search.tokenize import has_cjk
 
 # Reciprocal-rank fusion constant: small, so the first few ranks of a list weigh most (the lists
 # here are short — tens of documents, not thousands).
@@ -38,6 +40,11 @@ _FOOTNOTE = re.compile(r"^\[\^\w+\]:\s*\[\[([^\]|#]+)", re.M)
 # "<other name>（gloss）即 / 通译 / 又名 … <name>": a sentence declaring another name of the same
 # subject (the notes of a translated or annotated corpus do this for every transliteration).
 _DECLARES = r"([\u4e00-\u9fff·]{2,8}?)(?:\s*[（(][^）)]{0,40}[）)])?\s*(?:即|通译|又译|亦译|一译|今译|又名|原名|本名|也就是)\s*"
+# After a declared name: anything but a further character of a longer name (的 and 等 close it).
+_NAME_ENDS = r"(?![\u4e00-\u9fff](?<![的等]))"
+# The part of a named page's citation weight that does not depend on how much of the question
+# its name covers (:func:`name_share`).
+NAME_SHARE_FLOOR = 0.5
 # How far after "X的" the head it qualifies may start ("绍兴的目连戏", "绍兴的有名的目连戏").
 QUALIFIED_WITHIN = 3
 
@@ -70,6 +77,20 @@ def specificity(cited: int, documents: int) -> float:
     return max(0.0, min(1.0, math.log(documents / cited) / math.log(documents)))
 
 
+def name_share(terms: Collection[str], names: Sequence[str]) -> float:
+    """How much a page's citations should weigh for a question of search ``terms``: half always,
+    half by the share of the question's Chinese words (two characters or more) that its
+    ``names`` hold. A page that is the whole question (墨子出现在哪些作品里) ranks the texts
+    about it; one named among other words (…把托尔斯泰叫作“卑污的说教人”…) leaves the texts
+    holding those words to the search over full texts. (Measured on set (d): half always beats
+    none or all of it.)"""
+    words = [t for t in terms if len(t) >= 2 and has_cjk(t)]
+    if not words:
+        return 1.0
+    held = sum(1 for t in words if any(t in n for n in names))
+    return NAME_SHARE_FLOOR + (1.0 - NAME_SHARE_FLOOR) * held / len(words)
+
+
 def fuse(rankings: Sequence[tuple[float, Sequence[str]]], k: float = RRF_K) -> list[str]:
     """Weighted reciprocal-rank fusion of ``(weight, ranked items)`` lists; ties keep the order
     in which items were first seen."""
@@ -89,19 +110,27 @@ def declared_names(text: str, names: Sequence[str]) -> list[str]:
     for name in names:
         if len(name) < 2:
             continue
-        for m in re.finditer(_DECLARES + re.escape(name), text):
+        # The name must end there: "电通社即日本电报通讯社" declares no other name of 日本.
+        for m in re.finditer(_DECLARES + re.escape(name) + _NAME_ENDS, text):
             other = m.group(1)
             if other not in names and other not in out and name not in other:
                 out.append(other)
     return out
 
 
-def qualifiers(question: str, names: Mapping[str, Sequence[str]]) -> set[str]:
+def qualifiers(
+    question: str, names: Mapping[str, Sequence[str]], heads: Collection[str] = ()
+) -> set[str]:
     """Of the pages the question names (key → its names), those that only qualify another named
     page: the name right before another page's name, with at most :data:`QUALIFIED_WITHIN`
     characters between that neither join nor relate the two ("绍兴的目连戏" → 绍兴; "俄国作家
     阿尔志跋绥夫" → 俄国; not "鲁迅和陈西滢", not "鲁迅在东京"). The head of the phrase is the
-    question's subject; the qualifier is its setting."""
+    question's subject; the qualifier is its setting.
+
+    The head need not have a page: "X的<word>", the word one of ``heads`` (the question's own
+    content words — 师爷 in 绍兴的“师爷”, 浪人 in 日本的浪人), makes X its setting too (the
+    place's page cites the texts about the place, which outrank the few about the subject);
+    not when X is one party of a relation ("鲁迅和高长虹的冲突")."""
     out: set[str] = set()
     for key, own in names.items():
         others = [o for k, ns in names.items() if k != key for o in ns if len(o) >= 2]
@@ -109,7 +138,12 @@ def qualifiers(question: str, names: Mapping[str, Sequence[str]]) -> set[str]:
             if len(name) < 2:
                 continue
             for m in re.finditer(re.escape(name), question):
-                after = question[m.end() :].removeprefix("的")
+                after = question[m.end() :]
+                joined = question[: m.start()].endswith(_AND)  # 鲁迅和高长虹的冲突: a party
+                if after.startswith("的") and not joined and _head_word(after[1:], name, heads):
+                    out.add(key)
+                    continue
+                after = after.removeprefix("的")
                 for other in others:
                     at = after.find(other)
                     if other in name or name in other or not 0 <= at <= QUALIFIED_WITHIN:
@@ -118,6 +152,18 @@ def qualifiers(question: str, names: Mapping[str, Sequence[str]]) -> set[str]:
                         out.add(key)
     return out
 
+
+def _head_word(text: str, name: str, heads: Collection[str]) -> bool:
+    """Whether ``text`` (what follows "X的") opens, past a quotation mark, with one of ``heads``
+    of two characters or more that is not part of the name X itself."""
+    rest = text.lstrip(_QUOTES)
+    return any(
+        len(h) >= 2 and h not in name and name not in h and rest.startswith(h) for h in heads
+    )
+
+
+_AND = ("和", "与", "及", "跟", "同")
+_QUOTES = "“”‘’\"'「」『』《》"
 
 # What between two names makes them two subjects or a subject and its place, not a qualifier
 # and its head: a conjunction, a preposition, a verb of being, punctuation.

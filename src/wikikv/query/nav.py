@@ -38,6 +38,7 @@ from wikikv.query.evidence import (
     cited_counts,
     declared_names,
     fuse,
+    name_share,
     qualifiers,
     specificity,
 )
@@ -275,6 +276,7 @@ class _Nav:
         self.region_pages: set[str] = set()  # names of the pages of the named sub-dimensions
         self.region_paths: set[str] = set()  # and their paths
         self.regions_read = 0
+        self.listed: set[str] = set()  # documents a page emitted so far listed (Chinese)
 
     def emit(
         self,
@@ -287,7 +289,8 @@ class _Nav:
         self.seen.add(rec.path)
         sources = list(rec.meta.sources) if isinstance(rec, FileRecord) else []
         if level == "entity" and isinstance(rec, FileRecord) and self.strict:
-            sources = ranked_evidence(sources, self.found_sources)
+            sources = ranked_evidence(sources, self.found_sources, self.listed)
+            self.listed.update(_doc_of(s) for s in sources)
         elif level == "entity" and isinstance(rec, FileRecord) and len(sources) > 1:
             sources = rank_sources(rec.text, sources, self.qterms, self.found_sources)
 
@@ -515,13 +518,19 @@ class _Nav:
         text_rank = {_doc_of(h.path): i for i, h in enumerate(doc_hits)}
         rankings: list[tuple[float, list[str]]] = [(1.0, list(text_rank))]
         named = self.subjects([rec for rec, _, _ in pages])
+        # Each page's names, and a page of a declared other name also the names of the page
+        # declaring it: the question spells its subject the other way.
+        own = {rec.path: [_title(rec), *rec.meta.aliases] for rec in named}
         also = self.also_named(named)
-        pages += [(rec, 0.0, f"search: named by {why}") for rec, why in also]
-        named += [rec for rec, _ in also]
+        pages += [(rec, 0.0, f"search: named by {by} ({other})") for rec, by, other in also]
+        named += [rec for rec, _, _ in also]
+        for rec, by, _ in also:
+            own[rec.path] = [_title(rec), *rec.meta.aliases, *own.get(by, [])]
         documents = self.document_count() if named else 0
         for rec in named:
             counts = {_doc_of(s): n for s, n in cited_counts(rec.text).items()}
             weight = specificity(max(len(counts), len(rec.meta.sources)), documents)
+            weight *= name_share(self.qterms, own[rec.path])
             if counts and weight > 0:
                 rankings.append((weight, by_citations(counts, text_rank)))
         fused = fuse(rankings)
@@ -551,13 +560,15 @@ class _Nav:
         another named page: "绍兴的目连戏" → 绍兴)."""
         named = [rec for rec in pages if self.names(_title(rec), *rec.meta.aliases)]
         names = {rec.path: [_title(rec), *rec.meta.aliases] for rec in named}
-        setting = qualifiers(self.query, names)
+        heads = {t for t in self.qterms if has_cjk(t)}
+        setting = qualifiers(self.query, names, heads)
         return [rec for rec in named if rec.path not in setting]
 
-    def also_named(self, named: list[FileRecord]) -> list[tuple[FileRecord, str]]:
+    def also_named(self, named: list[FileRecord]) -> list[tuple[FileRecord, str, str]]:
         """Pages of the names the named pages declare for their subjects ("伊孛生即易卜生" on the
         page of 易卜生 → the page of 伊孛生): the texts written under the other name. One
-        budgeted batch of name lookups, then a read per page."""
+        budgeted batch of name lookups, then a read per page; each with the path of the page
+        declaring it and the name declared."""
         wanted = [
             (other, rec.path)
             for rec in named
@@ -567,7 +578,7 @@ class _Nav:
             return []
         self.budget.charge(reads=1)  # one batch of name-index lookups
         have = {rec.path for rec in named}
-        out: list[tuple[FileRecord, str]] = []
+        out: list[tuple[FileRecord, str, str]] = []
         for other, by in wanted:
             for hit in self.kb.find_names(other, limit=2, exact=True):
                 if hit.path.startswith(SOURCES) or hit.path in have:
@@ -575,7 +586,7 @@ class _Nav:
                 rec = self.read(hit.path)
                 if isinstance(rec, FileRecord):
                     have.add(rec.path)
-                    out.append((rec, f"{by} ({other})"))
+                    out.append((rec, by, other))
         return out
 
     def named_regions(self, hits: list[SearchHit], loose: bool) -> Iterator[NavResult]:
@@ -690,15 +701,27 @@ def _doc_title(doc: str) -> str:
     return unescape_segment(doc).rsplit("/", 1)[-1]
 
 
-def ranked_evidence(sources: list[str], found: dict[str, int]) -> list[str]:
-    """A page's sources on a Chinese question: those among the :data:`FEW_SOURCES` best
-    documents of the fused ranking, in its order (all of them when nothing was ranked). The page
-    itself cites the rest; listing them would put documents the question is not about ahead of
-    better-ranked ones a page does not cite."""
+def ranked_evidence(
+    sources: list[str], found: dict[str, int], listed: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
+    """A page's sources on a Chinese question: the documents of the fused ranking's first
+    :data:`FEW_SOURCES` that it cites, in that order, as long as every better-ranked one is
+    cited by it or was ``listed`` already (all of them when nothing was ranked). A reader meets
+    documents in the stream's order, so a page listing the second document before any page or
+    text gave the first would put a document the question is less about ahead of it (a town's
+    page in "绍兴的师爷": its own text second, the best text cited by no page)."""
     if not found:
         return sources
-    best = {doc: rank for doc, rank in found.items() if rank < FEW_SOURCES}
-    return sorted((s for s in sources if _doc_of(s) in best), key=lambda s: best[_doc_of(s)])
+    by_doc = {_doc_of(s): s for s in sources}
+    out: list[str] = []
+    for doc, rank in sorted(found.items(), key=lambda item: item[1]):
+        if rank >= FEW_SOURCES:
+            break
+        if doc in by_doc:
+            out.append(by_doc[doc])
+        elif doc not in listed:
+            break
+    return out
 
 
 def _article_path(source: str) -> str:
