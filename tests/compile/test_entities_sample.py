@@ -72,7 +72,6 @@ def test_sample_corpus_compiles_one_page_per_entity() -> None:
         "/people/John Watson",
         "/people/Arthur Conan Doyle",
         "/people/Lu Xun",
-        "/people/鲁迅",
         "/people/周作人",
         "/places/绍兴",
         "/places/London",
@@ -88,6 +87,10 @@ def test_sample_corpus_compiles_one_page_per_entity() -> None:
     lu = kb.get("/people/Lu Xun")
     assert isinstance(lu, FileRecord)
     assert "Zhou Shuren" in lu.meta.aliases
+    # one person declared across languages ("Lu Xun (Chinese: 鲁迅)"): one page, both articles
+    assert "/people/鲁迅" not in pages
+    assert {"鲁迅", "周树人"} <= set(lu.meta.aliases)
+    assert {"/sources/articles/en%2FLu Xun", "/sources/articles/zh%2F鲁迅"} <= set(lu.meta.sources)
     watson = kb.get("/people/John Watson")
     assert isinstance(watson, FileRecord)
     assert "/people/Sherlock Holmes" in watson.meta.links

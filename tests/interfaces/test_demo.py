@@ -19,7 +19,7 @@ ENTITY_PAGES = [
     "/people/Sherlock Holmes",
     "/people/John Watson",
     "/people/Lu Xun",
-    "/people/鲁迅",
+    "/people/周作人",
     "/places/绍兴",
     "/works/The Hound of the Baskervilles",
 ]
@@ -50,7 +50,7 @@ def test_demo_compiles_the_corpus_and_shows_the_tour(demo_store: tuple[str, str]
     for fragment in (
         "documents",
         "wikikv ls '/people'",
-        "wikikv get '/people/鲁迅'",
+        "wikikv get '/people/Lu Xun'",
         "wikikv search",
         "wikikv nav",
         "周树人",
@@ -92,7 +92,7 @@ def test_demo_json_and_it_replaces_the_kb_and_keeps_others(tmp_path: Path) -> No
     assert report["build"]["documents"] == len(list(CORPUS_DIR.rglob("*.md")))
     assert report["build"]["facts"] > 0
     assert report["build"]["links"] > 0
-    assert [p["path"] for p in report["get"]] == ["/people/Sherlock Holmes", "/people/鲁迅"]
+    assert [p["path"] for p in report["get"]] == ["/people/Sherlock Holmes", "/people/Lu Xun"]
     assert report["search"]["hits"][0]["path"].endswith("Sherlock Holmes")
     assert any(r["path"] == "/people/Lu Xun" for r in report["nav"]["results"])
     demo(store_url)  # twice in a row is fine

@@ -183,6 +183,13 @@ class Titles(msgspec.Struct):
 
 def title_tables(rows: Mapping[str, TitleRow], folder_corpus: bool) -> Titles:
     about, display, groups = title_entities(rows, folder_corpus)
+    merges = cross_language_merges(rows, about)
+    for gone, kept in merges.items():
+        for doc_id, key in about.items():
+            if key == gone:
+                about[doc_id] = kept
+        display.pop(gone)
+        groups.pop(gone, None)
     variants = ents.title_variants(display.values())
     blocked = ents.ambiguous_bases(display.values())
     if folder_corpus:
@@ -198,6 +205,7 @@ def title_tables(rows: Mapping[str, TitleRow], folder_corpus: bool) -> Titles:
     claimed: dict[str, set[str]] = defaultdict(set)
     for doc_id in sorted(rows):
         for key, surface in rows[doc_id].aliases:
+            key = merges.get(key, key)  # 鲁迅's 原名周树人 is Lu Xun's too once they are one
             if key == about[doc_id]:
                 claimed[surface].add(key)
     for surface, keys in sorted(claimed.items()):
@@ -205,6 +213,30 @@ def title_tables(rows: Mapping[str, TitleRow], folder_corpus: bool) -> Titles:
             variants.setdefault(surface, next(iter(keys)))
     short_names = _short_names(display, kinds, blocked)
     return Titles(about, display, groups, variants, blocked, kinds, short_names)
+
+
+def cross_language_merges(rows: Mapping[str, TitleRow], about: Mapping[str, str]) -> dict[str, str]:
+    """Titles one subject carries in two languages: a document that glosses its title with a
+    name in another script ("Lu Xun (Chinese: 鲁迅)") which is itself a title of the corpus, in
+    that script and of the same kind, makes the glossed title's documents about the glossing
+    one (glossed key → kept key). The kept title's name stays the page's; the other becomes its
+    alias. A title glossed by two subjects, or that glosses one itself, stays apart."""
+    langs: dict[str, set[str]] = defaultdict(set)
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for doc_id, r in rows.items():
+        langs[about[doc_id]].add(r.lang)
+        kinds[about[doc_id]].add(r.about_kind)
+    claims: dict[str, set[str]] = defaultdict(set)
+    for doc_id in sorted(rows):
+        r, key = rows[doc_id], about[doc_id]
+        for k, surface in r.aliases:
+            if k != key or surface == key or surface not in langs:
+                continue
+            if ents.other_script(r.title, surface) and langs[surface].isdisjoint(langs[key]):
+                if kinds[surface] == kinds[key]:
+                    claims[surface].add(key)
+    merged = {gone: next(iter(keys)) for gone, keys in claims.items() if len(keys) == 1}
+    return {gone: kept for gone, kept in merged.items() if kept not in merged}
 
 
 def title_entity(key: str, titles: Titles, first_doc: TitleRow) -> Entity:

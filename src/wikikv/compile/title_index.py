@@ -286,8 +286,11 @@ def full_records(rows: Mapping[str, TitleRow], titles: Titles) -> Iterable[tuple
         yield "ts", s, keys
     claimed: dict[str, set[str]] = defaultdict(set)
     for doc_id in sorted(rows):
+        about = titles.about[doc_id]
         for key, surface in rows[doc_id].aliases:
-            if key == titles.about[doc_id]:
+            if key not in titles.display and titles.variants.get(key) == about:
+                key = about  # a title merged into its other language's (model.title_tables)
+            if key == about:
                 claimed[surface].add(key)
     for surface, claimers in claimed.items():
         yield "tc", surface, sorted(claimers)
@@ -362,10 +365,15 @@ class TitleDelta:
         by_tk: dict[str, list[TitleDoc]] = defaultdict(list)
         for doc_id in sorted(rows):
             r = rows[doc_id]
+            if any(ents.other_script(r.title, surface) for _, surface in r.aliases):
+                raise _Fallback("a title glossed in another language may merge two titles")
             by_tk[ents.fold(r.title)].append(
                 TitleDoc(doc_id, r.title, r.group, r.lang, r.about_kind)
             )
         stored: dict[str, list[TitleDoc]] = self.read("tg", sorted(by_tk), list[TitleDoc])
+        glossed: dict[str, list[str]] = self.read("tc", sorted(by_tk), list[str])
+        if any(ents.other_script(tk, k) for tk, keys in glossed.items() for k in keys):
+            raise _Fallback("a new title is another language's title's declared name")
         about, display = Overlay(old.about), Overlay(old.display)
         kinds, groups = Overlay(old.kinds), Overlay(old.groups)
         keys_changed: set[str] = set()

@@ -23,7 +23,7 @@ from wikikv.store.paths import join
 from wikikv.store.records import DirRecord, FileRecord
 
 LS_DIMENSION = "/people"
-GET_PAGES = ("/people/Sherlock Holmes", "/people/鲁迅")
+GET_PAGES = ("/people/Sherlock Holmes", "/people/Lu Xun")
 SEARCH_QUERY = "detective Baker Street"
 NAV_QUERY = "Where was Lu Xun born?"
 NAV_READS = 12

@@ -41,6 +41,7 @@ __all__ = [
     "build_gazetteer",
     "classify_title",
     "declared_aliases",
+    "other_script",
     "english_mentions",
     "fold",
     "kind_by_name",
@@ -606,6 +607,11 @@ def _has_han(word: str) -> bool:
     return any("\u3400" <= c <= "\u9fff" for c in word)
 
 
+def other_script(name: str, other: str) -> bool:
+    """Whether two names are written in different scripts (鲁迅 / Lu Xun)."""
+    return _has_han(name) != _has_han(other)
+
+
 ALIAS_KIND = "alias"
 _EN_ALIAS = re.compile(
     r"\b(?:(?:pen|stage|real|birth|courtesy) name (?:of|was|is)|also known as|better known as"
@@ -615,6 +621,12 @@ _ZH_ALIAS = re.compile(
     r"(?:原名|本名|笔名|又名|字|号)[:：]?([\u4e00-\u9fff]{2,4}?)(?=[，,。；、（(]|$)"
 )
 ALIAS_SENTENCES = 3
+# The subject's name in another script, glossed right after the title where the article opens:
+# "Lu Xun (Chinese: 鲁迅; …)", "鲁迅（Lu Xun，1881—1936）" — one subject declared across languages.
+_EN_GLOSS = r"\s*\((?:(?:[Ss]implified |[Tt]raditional )?(?:Chinese|Japanese|Korean)[:：]?\s*)?"
+_EN_GLOSS += r"([\u3400-\u9fff]{1,8})(?=[;,)；，\s])"
+_ZH_GLOSS = r"\s*[（(](?:英文|英语|English)?[:：]?\s*([A-Z][A-Za-z'’.-]*(?: [A-Z][A-Za-z'’.-]*){0,4})"
+_ZH_GLOSS += r"(?=[，,；;）)])"
 
 
 def declared_aliases(
@@ -631,6 +643,12 @@ def declared_aliases(
             name = m.group(1)
             if fold(name) != key:
                 out.append(Mention(key, name, ALIAS_KIND, idx, m.start(1), m.end(1), True))
+    gloss = re.compile(re.escape(title) + (_ZH_GLOSS if lang == "zh" else _EN_GLOSS))
+    for idx, s in enumerate(sentences[:ALIAS_SENTENCES]):
+        g = gloss.search(text, s.start, s.end)
+        if g is not None:
+            out.append(Mention(key, g.group(1), ALIAS_KIND, idx, g.start(1), g.end(1), True))
+            break
     if lang != "zh":
         full = _declared_full_name(title, text, sentences)
         if full is not None:
