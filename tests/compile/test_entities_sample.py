@@ -73,7 +73,7 @@ def test_sample_corpus_compiles_one_page_per_entity() -> None:
         "/people/Arthur Conan Doyle",
         "/people/Lu Xun",
         "/people/周作人",
-        "/places/绍兴",
+        "/places/Shaoxing",
         "/places/London",
         "/works/A Study in Scarlet",
         "/works/The Hound of the Baskervilles",
@@ -89,6 +89,7 @@ def test_sample_corpus_compiles_one_page_per_entity() -> None:
     assert "Zhou Shuren" in lu.meta.aliases
     # one person declared across languages ("Lu Xun (Chinese: 鲁迅)"): one page, both articles
     assert "/people/鲁迅" not in pages
+    assert "/places/绍兴" not in pages  # "Shaoxing (Chinese: 绍兴)": one place too
     assert {"鲁迅", "周树人"} <= set(lu.meta.aliases)
     assert {"/sources/articles/en%2FLu Xun", "/sources/articles/zh%2F鲁迅"} <= set(lu.meta.sources)
     watson = kb.get("/people/John Watson")

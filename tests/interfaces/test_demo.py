@@ -20,7 +20,7 @@ ENTITY_PAGES = [
     "/people/John Watson",
     "/people/Lu Xun",
     "/people/周作人",
-    "/places/绍兴",
+    "/places/Shaoxing",
     "/works/The Hound of the Baskervilles",
 ]
 

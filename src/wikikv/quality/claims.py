@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from wikikv.text.entities import fold
+from wikikv.text.entities import fold, other_script
 
 YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 _PLACE = r"([A-Z][\w'.-]+(?:(?:,\s*|\s+)(?:[A-Z][\w'.-]+|of|de|del|upon))*)"
@@ -124,6 +124,18 @@ class NameIndex:
         return None
 
 
+    def named_in(self, value: str) -> set[str]:
+        """The pages a name of which occurs in ``value`` ("浙江绍兴" names the page of 绍兴)."""
+        text = fold(value)
+        out: set[str] = set()
+        for i in range(len(text)):
+            for key_len in range(2, min(self._longest, len(text) - i) + 1):
+                owners = self._owners.get(text[i : i + key_len])
+                if owners is not None and len(owners) == 1:
+                    out |= owners
+        return out
+
+
 def claims_of(
     page: str, facts: list[tuple[str, str, str]], names: NameIndex, own_titles: set[str]
 ) -> list[Claim]:
@@ -144,11 +156,21 @@ def claims_of(
     return out
 
 
-def _agree(attr: str, a: str, b: str) -> bool:
+def _agree(attr: str, a: str, b: str, names: NameIndex | None = None) -> bool:
     if attr.endswith("_year"):
         return a == b
     fa, fb = fold(a), fold(b)
-    return fa in fb or fb in fa
+    if fa in fb or fb in fa:
+        return True
+    if names is not None:
+        # one place in two languages: "Shaoxing" and "浙江绍兴" both name the page of Shaoxing
+        pa, pb = names.named_in(a), names.named_in(b)
+        if pa & pb:
+            return True
+        if pa and pb:
+            return False
+    # values in two scripts that no page's names bridge cannot be compared as strings
+    return other_script(a, b)
 
 
 @dataclass(frozen=True)
@@ -163,8 +185,9 @@ class Conflict:
         return self.first.page == self.second.page
 
 
-def conflicts(claims: list[Claim]) -> list[Conflict]:
-    """One conflict per (subject, attribute, pair of pages) whose values disagree."""
+def conflicts(claims: list[Claim], names: NameIndex | None = None) -> list[Conflict]:
+    """One conflict per (subject, attribute, pair of pages) whose values disagree (values that
+    name one page of ``names`` agree)."""
     by_key: dict[tuple[str, str], list[Claim]] = defaultdict(list)
     for c in claims:
         by_key[c.subject, c.attribute].append(c)
@@ -173,7 +196,7 @@ def conflicts(claims: list[Claim]) -> list[Conflict]:
         seen: set[tuple[str, str]] = set()
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
-                if _agree(attr, a.value, b.value):
+                if _agree(attr, a.value, b.value, names):
                     continue
                 pair = (min(a.page, b.page), max(a.page, b.page))
                 if pair in seen:

@@ -260,7 +260,7 @@ def contradictions(view: View, only: set[str] | None = None) -> list[Finding]:
             triples.append((n, quote, titles_cache[art]))
         found += cl.claims_of(p, triples, names, own)
     out: list[Finding] = []
-    for c in cl.conflicts(found):
+    for c in cl.conflicts(found, names):
         if only is not None and c.first.page not in only and c.second.page not in only:
             continue
         detail = f"{c.attribute} of {c.subject}: {c.first.value!r} vs {c.second.value!r}"
