@@ -31,6 +31,7 @@ from wikikv.query.sentences import (
     definitional,
     definitional_subject,
     page_sentences,
+    question_terms,
 )
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.keys import fold_name
@@ -111,12 +112,25 @@ def _listing(
         counts = cited_counts(page.text)
         order += sorted(counts, key=lambda s: -counts[s])
     order = list(dict.fromkeys(order))
+    names = [r.title for r in pages]
+    bare = not (question_terms(search_text(question)) - set(question_terms(" ".join(names))))
     return one_per_source(
         order,
         candidates,
-        [r.title for r in pages],
-        lambda group: best_sentences(question, group, 1),
+        names,
+        lambda group: _introducing(group, names, bare) or best_sentences(question, group, 1),
     )
+
+
+def _introducing(group: list[Sentence], names: list[str], bare: bool) -> list[Sentence]:
+    """For a listing that asks nothing of its subject but where it appears (``bare``: "哪些文章
+    写到了范爱农？"), a text's sentence saying who or what the subject is ("他叫范爱农，是徐伯荪的
+    学生。"), when it has one: every sentence naming the subject holds the question's words
+    alike, and the one introducing them tells the reader most."""
+    if not bare:
+        return []
+    defined = definitional(group, names)
+    return [defined] if defined is not None else []
 
 
 # A page citing more of the kb's texts than this specificity allows (log(N / cited) / log N) is
