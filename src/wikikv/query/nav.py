@@ -275,6 +275,7 @@ class _Nav:
         self.found_sources: dict[str, int] = {}  # doc id -> rank among the search's source hits
         self.region_pages: set[str] = set()  # names of the pages of the named sub-dimensions
         self.region_paths: set[str] = set()  # and their paths
+        self.region_works: set[str] = set()  # the works and collections those labels name
         self.regions_read = 0
         self.listed: set[str] = set()  # documents a page emitted so far listed (Chinese)
 
@@ -395,7 +396,10 @@ class _Nav:
         if not self.budget.allows(reads=1):
             return
         self.budget.charge(reads=1)  # Phase 1: one search call
-        hits = search_pages(self.kb, self.search_query, limit=candidates or self.candidates)
+        limit = candidates or self.candidates
+        # Directories apart (dir_limit): they must not crowd out the candidate pages and texts,
+        # or regrouping the pages (schema evolution) would change which texts are found.
+        hits = search_pages(self.kb, self.search_query, limit=limit, dir_limit=limit)
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         source_hits = [h for h in hits if h.path.startswith(SOURCES)]
         yield from self.named_regions(hits, loose=not expand)
@@ -499,7 +503,9 @@ class _Nav:
         if not self.budget.allows(reads=1):
             return
         self.budget.charge(reads=1)  # Phase 1b: the wiki's pages
-        hits = search_pages(self.kb, self.search_query, limit=2 * self.candidates)
+        hits = search_pages(
+            self.kb, self.search_query, limit=2 * self.candidates, dir_limit=2 * self.candidates
+        )
         entity_hits = [h for h in hits if not h.path.startswith(SOURCES) and h.kind != "dir"]
         yield from self.named_regions(hits, loose=True)
         floor = doc_hits[0].score if doc_hits else float("-inf")
@@ -528,6 +534,11 @@ class _Nav:
             own[rec.path] = [_title(rec), *rec.meta.aliases, *own.get(by, [])]
         documents = self.document_count() if named else 0
         for rec in named:
+            if self.region_works & {_title(rec), *rec.meta.aliases} and len(named) > 1:
+                # A collection the question names as a sub-dimension says where to look (the
+                # region sorts its texts first), not what is asked: its page, which cites its
+                # front matter most, does not vote beside the pages of what is asked.
+                continue
             counts = {_doc_of(s): n for s, n in cited_counts(rec.text).items()}
             weight = specificity(max(len(counts), len(rec.meta.sources)), documents)
             weight *= name_share(self.qterms, own[rec.path])
@@ -612,6 +623,7 @@ class _Nav:
             self.regions_read += 1
             if rec.path in self.seen:
                 continue  # an old path redirected to a directory already given
+            self.region_works.update(named_works(label, self.query))
             self.region_pages.update(unescape_segment(f) for f in rec.files)
             self.region_paths.update(rec.path + "/" + f for f in rec.files)
             yield self.emit(
@@ -673,7 +685,12 @@ class _Nav:
 
         # Links into a sub-dimension the question names ("… what 1932 American pre-Code film?")
         # go first: the hierarchy says what kind of page they are.
-        return sorted(links, key=lambda p: (p not in self.region_paths, -overlap(p)))
+        # Ties by the linked page's name, not its path: where the wiki files a page must not
+        # change the order its links are followed in.
+        return sorted(
+            links,
+            key=lambda p: (p not in self.region_paths, -overlap(p), p.rsplit("/", 1)[-1], p),
+        )
 
 
 def label_named(label: str, query: str, qterms: set[str], loose: bool) -> bool:
@@ -694,6 +711,17 @@ def label_named(label: str, query: str, qterms: set[str], loose: bool) -> bool:
         if kinds and kinds <= qterms and (loose or len(kinds) >= 2):
             return True
     return False
+
+
+def named_works(label: str, query: str) -> list[str]:
+    """The works or collections a Chinese routing label names that ``query`` spells (故事新编,
+    见于《呐喊》 → 呐喊)."""
+    out = []
+    for part in _LABEL_PARTS.split(label):
+        core = part.strip().removeprefix("见于").strip("《》")
+        if has_cjk(core) and len(core) >= 2 and core in query:
+            out.append(core)
+    return out
 
 
 def _doc_title(doc: str) -> str:

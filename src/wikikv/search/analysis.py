@@ -47,11 +47,39 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
+# Directories (listings) are indexed under their own terms (DIR_MARK + term) and counted apart in
+# the stats, so BM25 scores pages and texts with statistics no directory enters: regrouping pages
+# (schema evolution) changes the directories, and must not reorder the texts.
+DIR_MARK = "\x01"
+
+
 class IndexStats(msgspec.Struct):
-    n: int = 0
+    n: int = 0  # every doc, directories included
     total: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
     gen: int = 0
     writes: int = 0
+    dirs: int = 0  # the directories among ``n`` (indexed under DIR_MARK terms)
+    dir_total: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
+
+    def pages(self) -> IndexStats:
+        """The statistics of pages and texts alone."""
+        return IndexStats(
+            max(self.n - self.dirs, 0),
+            [max(t - d, 0) for t, d in zip(self.total, self.dir_total, strict=True)],
+            self.gen,
+        )
+
+    def directories(self) -> IndexStats:
+        """The statistics of the directories alone."""
+        return IndexStats(self.dirs, list(self.dir_total), self.gen)
+
+    def count(self, entry: DocEntry, sign: int) -> None:
+        """Add (``sign`` 1) or take away (-1) one doc entry."""
+        self.n += sign
+        self.total = [t + sign * x for t, x in zip(self.total, entry.lens, strict=True)]
+        if is_dir_entry(entry):
+            self.dirs += sign
+            self.dir_total = [t + sign * x for t, x in zip(self.dir_total, entry.lens, strict=True)]
 
 
 class DocEntry(msgspec.Struct):
@@ -62,6 +90,12 @@ class DocEntry(msgspec.Struct):
     lens: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
     terms: list[str] = msgspec.field(default_factory=list)
     digest: str = ""
+
+
+def is_dir_entry(entry: DocEntry) -> bool:
+    """A directory indexed under DIR_MARK terms (an index written before they existed holds
+    directories under plain terms, counted with the pages)."""
+    return entry.kind == "dir" and (not entry.terms or entry.terms[0].startswith(DIR_MARK))
 
 
 _enc = msgspec.msgpack.Encoder()
@@ -244,7 +278,14 @@ def analyze_fields(f: Fields) -> Analyzed:
                 tf = tfs[term] = [0] * NFIELDS
             tf[field] = count if count < U16 else U16
     lens = [min(n, U16) for n in (*map(len, short), n_summary, n_body)]
-    vocab = sorted({t for t in short[NAME] + short[ALIAS] if _indexable(t) and fuzzy_eligible(t)})
+    if f.kind == "dir":
+        # Directory terms apart from page terms (DIR_MARK), and no typo neighbourhood of them.
+        tfs = {DIR_MARK + t: tf for t, tf in tfs.items()}
+        vocab: list[str] = []
+    else:
+        vocab = sorted(
+            {t for t in short[NAME] + short[ALIAS] if _indexable(t) and fuzzy_eligible(t)}
+        )
     entry = DocEntry(f.path, title, f.summary, f.kind, lens, sorted(tfs), f.digest)
     return Analyzed(doc_ref(f.path), entry, tfs, vocab)
 

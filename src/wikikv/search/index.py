@@ -371,13 +371,12 @@ def _apply(
     )
     version, stats = read_stats(backend, ik)
     for entry in removed.values():
-        stats.n -= 1
-        stats.total = [t - n for t, n in zip(stats.total, entry.lens, strict=True)]
+        stats.count(entry, -1)
     for doc in added:
-        stats.n += 1
-        stats.total = [t + n for t, n in zip(stats.total, doc.entry.lens, strict=True)]
-    stats.n = max(stats.n, 0)
+        stats.count(doc.entry, 1)
+    stats.n, stats.dirs = max(stats.n, 0), max(stats.dirs, 0)
     stats.total = [max(t, 0) for t in stats.total]
+    stats.dir_total = [max(t, 0) for t in stats.dir_total]
     stats.gen = new_generation()
     stats.writes += 1
     final.append(Put(ik.stats, _enc.encode(stats), version))
@@ -417,6 +416,17 @@ def _chunks(backend: Backend, start: bytes, end: bytes) -> Iterator[list[tuple[b
 
 
 _RUN_STATS = msgspec.msgpack.Decoder(list[int])
+
+
+def _run_stats(stats: IndexStats) -> list[int]:
+    """A run's completion record: n, the field totals, then the directories' (a run written
+    before directories were counted apart ends after the totals)."""
+    return [stats.n, *stats.total, stats.dirs, *stats.dir_total]
+
+
+def _stats_of_run(value: list[int]) -> IndexStats:
+    dirs = value[1 + NFIELDS :] or [0] * (1 + NFIELDS)
+    return IndexStats(value[0], value[1 : 1 + NFIELDS], 0, 0, dirs[0], dirs[1:])
 _last_seq = 0
 
 
@@ -448,11 +458,11 @@ def _stage(kb: KnowledgeBase, added: Sequence[Packed], extra: Sequence[Op]) -> N
     del order, fresh
     ops = _variant_ops(ik, added)
     ops.extend(extra)
-    totals = [0] * NFIELDS
+    counted = IndexStats()
     for doc in sorted(added, key=lambda d: d.ref):
         ops.append(Put(ik.run_entry(doc.ref, seq), _enc.encode(doc.entry), ABSENT))
-        totals = [t + n for t, n in zip(totals, doc.entry.lens, strict=True)]
-    ops.append(Put(ik.run(seq), _enc.encode([len(added), *totals]), ABSENT))
+        counted.count(doc.entry, 1)
+    ops.append(Put(ik.run(seq), _enc.encode(_run_stats(counted)), ABSENT))
     _commit(kb, ops)
 
 
@@ -464,6 +474,8 @@ class _MergePlan(msgspec.Struct, array_like=True):
     n: int
     totals: list[int]
     superseded: dict[bytes, list[bytes]]  # run → refs a later complete run indexed again
+    dirs: int = 0
+    dir_totals: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
 
 
 _plan_dec = msgspec.msgpack.Decoder(_MergePlan)
@@ -474,12 +486,16 @@ def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
     stored = backend.get(ik.run(b""))
     if stored is not None:
         return _plan_dec.decode(stored.value)
-    complete: dict[bytes, list[int]] = {}
+    complete: dict[bytes, IndexStats] = {}
     for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)):
         for key, item in chunk:
-            complete[key[len(ik.runs) :]] = _RUN_STATS.decode(item.value)
-    n = sum(c[0] for c in complete.values())
-    totals = [sum(c[1 + f] for c in complete.values()) for f in range(NFIELDS)]
+            complete[key[len(ik.runs) :]] = _stats_of_run(_RUN_STATS.decode(item.value))
+    counted = IndexStats()
+    for c in complete.values():
+        counted.n += c.n
+        counted.dirs += c.dirs
+        counted.total = [t + x for t, x in zip(counted.total, c.total, strict=True)]
+        counted.dir_total = [t + x for t, x in zip(counted.dir_total, c.dir_total, strict=True)]
     superseded: dict[bytes, list[bytes]] = {}
     last_ref, last_seq, last_value = b"", b"", b""
     # Entries are ref-major: a doc's runs are neighbours, in run order; the last complete wins.
@@ -491,11 +507,16 @@ def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
                 continue
             if ref == last_ref:
                 superseded.setdefault(last_seq, []).append(ref)
-                n -= 1
-                lens = _doc_dec.decode(last_value).lens
-                totals = [t - x for t, x in zip(totals, lens, strict=True)]
+                counted.count(_doc_dec.decode(last_value), -1)
             last_ref, last_seq, last_value = ref, seq, item.value
-    plan = _MergePlan(sorted(complete), n, totals, superseded)
+    plan = _MergePlan(
+        sorted(complete),
+        counted.n,
+        counted.total,
+        superseded,
+        counted.dirs,
+        counted.dir_total,
+    )
     kb.commit([Put(ik.run(b""), _enc.encode(plan))])
     return plan
 
@@ -567,6 +588,7 @@ def merge_staged(kb: KnowledgeBase) -> int:
     version, stats = read_stats(backend, ik)
     # Absolute, not added to: a first build's runs are the whole index.
     stats.n, stats.total = plan.n, plan.totals
+    stats.dirs, stats.dir_total = plan.dirs, plan.dir_totals
     stats.gen = new_generation()
     stats.writes += 1
     pending.append(Put(ik.stats, _enc.encode(stats), version))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from wikikv.search.analysis import (
+    DIR_MARK,
     FIELDS,
     NFIELDS,
     POSTING,
@@ -152,6 +153,9 @@ class _Query:
         self.kb = kb
         self.ik = IndexKeys(kb.name)
         self.stats = stats
+        # Pages and directories are scored each with their own statistics (DIR_MARK).
+        self.page_stats = stats.pages()
+        self.dir_stats = stats.directories()
         self.bid = id(kb.backend)
         self.scores: dict[bytes, float] = {}
         self.names: dict[bytes, float] = {}
@@ -162,10 +166,12 @@ class _Query:
         return (self.bid, self.kb.name, what, self.stats.gen)
 
     def term(self, term: str) -> TermData:
+        """A page term's postings, or a directory term's (DIR_MARK + word)."""
         ck = self.key(term)
         data = _TERMS.get(ck)
         if data is None:
-            data = _score_blocks(read_postings(self.kb.backend, self.ik, term), self.stats)
+            stats = self.dir_stats if term.startswith(DIR_MARK) else self.page_stats
+            data = _score_blocks(read_postings(self.kb.backend, self.ik, term), stats)
             _TERMS.put(ck, data)
         return data
 
@@ -222,10 +228,13 @@ def search(
     query: str,
     limit: int = 10,
     kinds: Collection[str] | None = None,
+    dir_limit: int | None = None,
 ) -> list[SearchHit]:
     """Ranked pages for ``query``: exact names first, then BM25F over names, aliases, tags,
     summaries and body text; ``kinds`` keeps only pages of those kinds (``"dir"`` for
-    directories)."""
+    directories). With ``dir_limit``, directories do not count against ``limit``: the best
+    ``limit`` pages and texts come with at most ``dir_limit`` directories among them, so which
+    pages are returned does not depend on how the wiki groups them."""
     text = query.strip()
     if not text or limit <= 0:
         return []
@@ -242,14 +251,29 @@ def search(
         if all(whole != t for t, _ in terms):
             terms.append((whole, 1.0))
     total = sum(w for _, w in terms) or 1.0
+    # Which populations to score: pages and texts, directories, or both.
+    marks = [
+        mark
+        for mark, wanted in (
+            ("", not kinds or set(kinds) - {"dir"}),
+            (DIR_MARK, not kinds or "dir" in kinds),
+        )
+        if wanted
+    ]
     if stats.n:
         for term, weight in terms:
-            data = q.term(term)
-            if data.sats:
-                q.add(term, weight, data)
-            elif fuzzy_eligible(term):
-                for word in q.fuzzy(term):
-                    near = q.term(word)
+            fuzzy: list[str] | None = None
+            for mark in marks:
+                data = q.term(mark + term)
+                if data.sats:
+                    q.add(term, weight, data)
+                    continue
+                if not fuzzy_eligible(term):
+                    continue
+                if fuzzy is None:
+                    fuzzy = q.fuzzy(term)  # the page vocabulary's near words
+                for word in fuzzy:
+                    near = q.term(mark + word)
                     if near.sats:
                         q.add(f"{word} (~{term})", weight * FUZZY_WEIGHT, near)
     scores = q.scores
@@ -260,7 +284,7 @@ def search(
         if ref not in q.exact:
             q.exact[ref] = f"exact name {hit.name!r}"
             scores[ref] = scores.get(ref, 0.0) + EXACT_BOOST
-    return _collect(q, limit, kinds)
+    return _collect(q, limit, kinds, dir_limit)
 
 
 def _ranked(scores: dict[bytes, float], want: int) -> Iterator[bytes]:
@@ -275,32 +299,49 @@ def _ranked(scores: dict[bytes, float], want: int) -> Iterator[bytes]:
         yield from (ref for ref, _ in rest if ref not in seen)
 
 
-def _collect(q: _Query, limit: int, kinds: Collection[str] | None) -> list[SearchHit]:
-    """The best ``limit`` hits that pass the kind filter, reading doc entries in rank order.
-    A ref without an entry (an exact-name hit on a page the index does not hold, or one removed
-    concurrently) is skipped: the index, not the name table, decides what search returns."""
-    hits: list[SearchHit] = []
+def _tie_key(hit: SearchHit) -> tuple[float, str, str]:
+    # Equal scores rank by the page's own name, not by its doc ref (a hash of its path): a page
+    # moved to another directory keeps its place among its ties.
+    return (-hit.score, hit.path.rsplit("/", 1)[-1], hit.path)
+
+
+def _collect(
+    q: _Query, limit: int, kinds: Collection[str] | None, dir_limit: int | None = None
+) -> list[SearchHit]:
+    """The best ``limit`` hits that pass the kind filter, reading doc entries in rank order
+    (with ``dir_limit``, directories are a second quota beside it); hits tied with the last one
+    are read too and ranked by name. A ref without an entry (an exact-name hit on a page the
+    index does not hold, or one removed concurrently) is skipped: the index, not the name
+    table, decides what search returns."""
+    quota = {False: limit, True: dir_limit or 0}
+    taken: dict[bool, list[SearchHit]] = {False: [], True: []}
+    floor: dict[bool, float] = {True: math.inf} if not dir_limit else {}
     # A kb view behind a path allow-list (the serving layer's ScopedKB) hides some pages.
     visible = getattr(q.kb, "visible", None)
-    for ref in _ranked(q.scores, limit * 3 if kinds else limit + 2):
+    for ref in _ranked(q.scores, limit * 3 if kinds or dir_limit else limit + 2):
+        score = q.scores[ref]
+        if len(floor) == 2 and all(score < f for f in floor.values()):
+            break  # every quota is full and this hit ties with none of them
         entry = q.doc(ref)
         if entry is None or (kinds and entry.kind not in kinds):
             continue
         if visible is not None and not visible(entry.path):
             continue
-        hits.append(
-            SearchHit(
-                entry.path,
-                entry.title,
-                entry.summary,
-                q.scores[ref],
-                q.why(ref),
-                entry.kind,
-            )
+        apart = dir_limit is not None and entry.kind == "dir"
+        if apart and not dir_limit:
+            continue
+        group = taken[apart]
+        if apart in floor and score < floor[apart]:
+            continue
+        group.append(
+            SearchHit(entry.path, entry.title, entry.summary, score, q.why(ref), entry.kind)
         )
-        if len(hits) >= limit:
-            break
-    return hits
+        if len(group) == quota[apart]:
+            floor[apart] = score
+    hits = [
+        h for apart, group in taken.items() for h in sorted(group, key=_tie_key)[: quota[apart]]
+    ]
+    return sorted(hits, key=_tie_key)
 
 
 __all__ = ["SearchHit", "clear_caches", "search"]
