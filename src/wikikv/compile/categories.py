@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from wikikv.compile.broad_kinds import BROAD, BROAD_LABELS, RELATION, broad_kind
@@ -158,6 +159,7 @@ _SPACED_HYPHEN = re.compile(r"(\w)- (\w)")
 _NATIVE_BORN = re.compile(r"\b([A-Z][a-z]+)[- ]born\b")
 
 
+@lru_cache(maxsize=16384)  # the same lead sentences are read for every entity they mention
 def _normalized(sentence: str) -> str:
     """A lead sentence as the category reader wants it: parentheses (life spans, native
     spellings) dropped, "black- and- white" and "Australian- born" joined."""
@@ -493,6 +495,7 @@ def _specific(sentence: str, general: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=16384)
 def _phrase(sentence: str) -> str:
     text = _normalized(sentence[:600])
     m = _COPULA.search(text[:400])

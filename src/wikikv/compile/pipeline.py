@@ -108,6 +108,10 @@ class CompileOptions:
     # False builds the wiki without evolution: an overflowing dimension is cut into plain name
     # ranges (as before semantic routing existed), the ablation baseline of `wikikv bench evolve`.
     semantic_routing: bool = True
+    # Pages moved before this sync (new path -> old path; an evolution pass): the old path's
+    # index entry goes in the flush that indexes the new one, so each posting block is
+    # rewritten once for both instead of once more by a removal pass afterwards.
+    moved_from: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -755,7 +759,10 @@ class Compiler:
         the provider searches the kb while it analyses (LLM mode: SelectPages)."""
         if not self.options.index:
             return None
-        return _indexer(self.kb, staged=getattr(self.provider, "use_existing", None) is None)
+        indexer = _indexer(self.kb, staged=getattr(self.provider, "use_existing", None) is None)
+        if indexer is not None:
+            indexer.moved_from = self.options.moved_from
+        return indexer
 
     def _drop_empty_dir(self, path: str) -> None:
         try:
@@ -865,8 +872,12 @@ class _Indexer:
         self.kb = kb
         self.writer = writer
         self.pending_chars = 0  # text waiting for the next flush
+        self.moved_from: dict[str, str] = {}  # CompileOptions.moved_from
 
     def add_path(self, path: str, text: str, meta: FileMeta) -> None:
+        old = self.moved_from.get(path)
+        if old is not None:
+            self.writer.remove(old)
         self.writer.add(FileRecord(name=basename(path), path=path, text=text, meta=meta))
         self.pending_chars += len(text) + len(meta.summary)
 

@@ -246,10 +246,11 @@ def _run(
     if journal.state == "moving":
         with kb.lease("evolve"):
             pages = state.load_pages(kb)
+            made: set[str] = set()  # directories made by this run (one mkdir each)
             for i in range(journal.moved, len(journal.moves)):
                 old, new = journal.moves[i]
                 tick()
-                _move(kb, old, new)
+                _move(kb, old, new, made)
                 sig = pages.sigs.pop(old, None)
                 if sig is not None:
                     pages.sigs[new] = sig
@@ -265,11 +266,16 @@ def _run(
     t = time.perf_counter()
     if journal.state == "render":
         tick()
-        options = CompileOptions(full_render=True, index=index, quality=quality)
-        Compiler(kb, options=options).sync(
-            [], set(), CompileReport(job="evolve")
+        options = CompileOptions(
+            full_render=True,
+            index=index,
+            quality=quality,
+            moved_from={new: old for old, new in journal.moves},
         )
+        Compiler(kb, options=options).sync([], set(), CompileReport(job="evolve"))
         if index:
+            # The old paths of pages the sync did not re-render (most went with their new
+            # path's flush, above).
             _unindex(kb, [old for old, _ in journal.moves])
         journal.state = "finish"
         _save_journal(kb, journal)
@@ -306,7 +312,7 @@ def _run(
     report.timings["finish"] = time.perf_counter() - t
 
 
-def _move(kb: KnowledgeBase, old: str, new: str) -> None:
+def _move(kb: KnowledgeBase, old: str, new: str, made: set[str]) -> None:
     """Move one page, tolerating a move a killed pass left half done."""
     cur = kb.get(old, follow_redirects=False)
     if isinstance(cur, RedirectRecord):
@@ -317,7 +323,9 @@ def _move(kb: KnowledgeBase, old: str, new: str) -> None:
     if there is not None and not isinstance(there, RedirectRecord):
         kb.redirect(old, new)  # copied and linked, but the old page was not replaced yet
         return
-    kb.mkdir(parent(new))
+    if parent(new) not in made:
+        kb.mkdir(parent(new))
+        made.add(parent(new))
     try:
         kb.move(old, new, redirect=True)
     except (AlreadyExists, NotFound):
