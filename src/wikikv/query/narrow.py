@@ -30,6 +30,7 @@ from wikikv.query.sentences import (
     best_sentences,
     definitional,
     definitional_subject,
+    narrow_letters,
     page_sentences,
     question_terms,
 )
@@ -53,6 +54,9 @@ def focused_sentences(
     defined = definitional(candidates, [subject]) if subject else None
     if defined is not None:
         return [defined]
+    introduced = _introduction(results, subject) if subject else []
+    if introduced:
+        return introduced
     asked = question  # what sentences are scored on
     enumeration = classify(question) == "enumeration"
     if enumeration:
@@ -84,6 +88,26 @@ def focused_sentences(
         if best or named:
             return best or named[:1]
     return best_sentences(asked, candidates)
+
+
+def _introduction(results: list[NavResult], subject: str) -> list[Sentence]:
+    """For "X是谁？" when no sentence of the evidence says what X is: the summary of X's own page
+    among nav's results when it names X — the compiler summarises a character nothing defines
+    by the sentence that brings them in (阿Ｑ没有家，住在未庄的土谷祠里…), which tells a reader
+    more than lines that merely name them. (A summary that does not name X, such as "在 19 篇
+    文章中提到…", is no introduction.)"""
+    want = narrow_letters(subject)
+    for r in results:
+        if r.level != "entity" or narrow_letters(r.title) != want:
+            continue
+        summary = next((ln[1:].strip() for ln in r.text.splitlines() if ln.startswith(">")), "")
+        naming = [
+            s
+            for s in page_sentences(r.path, summary, "entity", 0)
+            if want in narrow_letters(s.text)
+        ]
+        return naming[:1]
+    return []
 
 
 def _listing(

@@ -68,6 +68,9 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\[\[[^\]]+\]\]")
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+# A Chinese paragraph with none of these marks is a line set apart (the text's title 藤野先生,
+# a heading, a date), never a sentence to quote.
+_PUNCTUATED = re.compile(r"[。！？；，、：…!?;,:]")
 _SPLIT = re.compile(r"(?<=[。！？!?；;])|(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 
@@ -89,6 +92,8 @@ _ZH_CALLED = (
     r"(?:便是|就是|正是|叫做|叫作|名叫|名为|称为|唤作|"
     r"(?:叫|称|唤)(?:她|他|伊|它|作|做)?|(?:这|那|他|她|伊)(?:便|就|正|也)?是[^，。；！？]{0,12})"
 )
+# A denial before it identifies no one (我又并非就是阿Ｑ: the narrator says he is *not* 阿Ｑ).
+_NOT = r"(?<![非不没未])"
 _ZH_KIN = (
     r"的(?:儿子|女儿|母亲|父亲|妻子|丈夫|哥哥|弟弟|姐姐|妹妹|兄弟|祖母|祖父|伯父|叔叔|"
     r"朋友|同学|同窗|学生|先生|老师|徒弟|主人|仆人|佣人|女佣|邻居|孩子|小儿子|大儿子)"
@@ -110,16 +115,31 @@ def definitional_subject(question: str) -> str | None:
     return None
 
 
+# Full-width Latin letters and digits (Ｑ, Ｓ, ０) → ASCII; the full-width punctuation the
+# patterns below read (，：) stays.
+_NARROW = {
+    c: c - 0xFEE0
+    for r in ((0xFF10, 0xFF19), (0xFF21, 0xFF3A), (0xFF41, 0xFF5A))
+    for c in range(r[0], r[1] + 1)
+}
+
+
+def narrow_letters(text: str) -> str:
+    """``text`` with full-width Latin letters and digits as ASCII, so a question's 阿Q meets the
+    texts' 阿Ｑ (and Ｓ城 meets S城)."""
+    return text.translate(_NARROW)
+
+
 def definition_score(text: str, names: Iterable[str]) -> int:
     """How plainly ``text`` says what one of ``names`` is: 3 — the name is the subject of 是/为/
     "is a" or glossed with its dates; 2 — someone is identified as the name (…便是X, 名叫X) or
     the name stands in apposition to a kinship or role (他的儿子X); 0 — otherwise (a line that
     only names it, a speech tag)."""
-    plain = text.strip().strip("“”\"'「」")
+    plain = narrow_letters(text).strip().strip("“”\"'「」")
     if plain.endswith(_SPEECH_END) or len(plain) < 6:
         return 0
     best = 0
-    for name in names:
+    for name in (narrow_letters(n) for n in names):
         if not name or name not in plain:
             continue
         n = re.escape(name)
@@ -130,7 +150,7 @@ def definition_score(text: str, names: Iterable[str]) -> int:
                 return 3
             if re.search(rf"{n}\s*{_GLOSS_DATES}", plain):
                 return 3
-            if re.search(rf"{_ZH_CALLED}{n}(?:[。，；！]|$)", plain) or re.search(
+            if re.search(rf"{_NOT}{_ZH_CALLED}{n}(?:[。，；！]|$)", plain) or re.search(
                 rf"{_ZH_KIN}{n}", plain
             ):
                 best = 2
@@ -210,6 +230,8 @@ def page_sentences(path: str, text: str, level: str, rank: int) -> list[Sentence
     if level == "article":
         pos = 0
         for para in _PARAGRAPHS.split(body):
+            if has_cjk(para) and not _PUNCTUATED.search(para):
+                continue  # a title, heading, date or signature line: no sentence
             for s in split_sentences(para):
                 start = text.find(s, pos)
                 chars = (start, start + len(s)) if start >= 0 else None
