@@ -225,6 +225,39 @@ def _references(view: View, path: str, rec: FileRecord, page: ParsedPage) -> lis
 
 
 # ------------------------------------------------------------------- whole wiki
+def claim_rows(page: ParsedPage) -> list[tuple[str, str, str]]:
+    """(footnote, quote, cited article or "") of the page's facts that may state a claim."""
+    rows = []
+    for f in page.facts:
+        if not any(k in f.quote for k in cl.KEYWORDS):
+            continue
+        note = page.notes.get(f.n)
+        art = article_of(note.path) if note else None
+        rows.append((f.n, f.quote, art or ""))
+    return rows
+
+
+def own_names(rec: FileRecord) -> set[str]:
+    """The folded names a page has of its own (a claim about one of them is about the page)."""
+    return {fold(n) for n in (rec.meta.title, *rec.meta.aliases) if n}
+
+
+def claim_findings(
+    found: list[cl.Claim], names: cl.NameIndex, only: set[str] | None = None
+) -> list[Finding]:
+    """The findings of the conflicts among ``found`` (with ``only``: those involving one)."""
+    out: list[Finding] = []
+    for c in cl.conflicts(found, names):
+        if only is not None and c.first.page not in only and c.second.page not in only:
+            continue
+        detail = f"{c.attribute} of {c.subject}: {c.first.value!r} vs {c.second.value!r}"
+        if c.in_page:
+            out.append(Finding(IN_PAGE, c.first.page, detail, n=f"{c.first.fact},{c.second.fact}"))
+        else:
+            out.append(Finding(CONTRADICTION, c.first.page, detail, c.second.page, n=c.first.fact))
+    return out
+
+
 def contradictions(view: View, only: set[str] | None = None) -> list[Finding]:
     """In-page and cross-page contradictions (claims read from every page; with ``only``,
     those that involve one of those pages)."""
@@ -236,39 +269,21 @@ def contradictions(view: View, only: set[str] | None = None) -> list[Finding]:
     facts_by_page: dict[str, list[tuple[str, str, str]]] = {}
     need: list[str] = []
     for p, page in view.parsed.items():
-        rows = []
-        for f in page.facts:
-            if not any(k in f.quote for k in cl.KEYWORDS):
-                continue
-            note = page.notes.get(f.n)
-            art = article_of(note.path) if note else None
-            rows.append((f.n, f.quote, art or ""))
-            if art:
-                need.append(art)
+        rows = claim_rows(page)
+        need += [art for _, _, art in rows if art]
         if rows:
             facts_by_page[p] = rows
     view.articles(need)
     found: list[cl.Claim] = []
     for p, rows in facts_by_page.items():
-        rec = view.pages[p]
-        own = {fold(n) for n in (rec.meta.title, *rec.meta.aliases) if n}
         triples = []
         for n, quote, art in rows:
             if art not in titles_cache:
                 a = view.article(art) if art else None
                 titles_cache[art] = a.meta.title if a is not None else ""
             triples.append((n, quote, titles_cache[art]))
-        found += cl.claims_of(p, triples, names, own)
-    out: list[Finding] = []
-    for c in cl.conflicts(found, names):
-        if only is not None and c.first.page not in only and c.second.page not in only:
-            continue
-        detail = f"{c.attribute} of {c.subject}: {c.first.value!r} vs {c.second.value!r}"
-        if c.in_page:
-            out.append(Finding(IN_PAGE, c.first.page, detail, n=f"{c.first.fact},{c.second.fact}"))
-        else:
-            out.append(Finding(CONTRADICTION, c.first.page, detail, c.second.page, n=c.first.fact))
-    return out
+        found += cl.claims_of(p, triples, names, own_names(view.pages[p]))
+    return claim_findings(found, names, only)
 
 
 def index_inconsistency(view: View, only: set[str] | None = None) -> list[Finding]:
