@@ -185,3 +185,43 @@ def test_a_writer_stages_only_into_an_index_with_no_docs(
     _stage(writer, [SECOND])  # an incremental build: written at once, nothing staged
     assert _staged_keys(kb) == []
     _same_index(kb, plain)
+
+
+def _named(path: str) -> FileRecord:
+    meta = FileMeta(title="Marguerite Oswald", aliases=["Margo Oswaldine"])
+    return FileRecord(name=path.rsplit("/", 1)[1], path=path, text="a page", meta=meta)
+
+
+def _variant_versions(kb: KnowledgeBase) -> set[int]:
+    start = IndexKeys(kb.name).variant_prefix("")[:-1]
+    return {item.version for _, item in kb.backend.scan(start, prefix_end(start))}
+
+
+def test_a_name_in_several_runs_has_its_neighbourhood_written_once(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    runs = [[_named(f"/{d}/n{i}") for i in range(3)] for d in "abc"]
+    plain, kb = make_kb("plain"), make_kb("staged")
+    _plain(plain, runs)
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, runs)
+    writer.finish()
+    _same_index(kb, plain)
+    assert _variant_versions(plain) == {3}  # each plain flush writes them again
+    assert _variant_versions(kb) == {1}
+
+
+def test_a_plain_write_between_runs_makes_the_writer_write_the_neighbourhood_again(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    plain, kb = make_kb("plain"), make_kb("staged")
+    for target, staged in ((plain, False), (kb, True)):
+        writer = IndexWriter(target, staged=staged)
+        writer.add(_named("/a/n0"))
+        writer.flush()
+        writer.remove("/a/n0")  # the name's last page: its neighbourhood is deleted
+        writer.flush()
+        writer.add(_named("/b/n0"))
+        writer.finish()
+    _same_index(kb, plain)
+    assert _variant_versions(kb)  # written again after the delete

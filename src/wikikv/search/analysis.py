@@ -156,10 +156,6 @@ class IndexKeys:
         """The key of ``seq``'s part of the posting block ``block`` (a :meth:`posting` key)."""
         return self.run_blocks + block[len(self._p) :] + seq
 
-    def block_of_run(self, key: bytes) -> bytes:
-        """The posting block a :meth:`run_block` key is part of (its seq cut off)."""
-        return self._p + key[len(self.run_blocks) : -RUN_SEQ_BYTES]
-
     def in_flight(self, token: bytes) -> bytes:
         return self._w + token
 
