@@ -24,6 +24,7 @@ from wikikv.errors import CorpusError
 MAX_DOC_BYTES = 8 * 1024 * 1024
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_NOT_ASCII_LETTER = re.compile(r"[^A-Za-z]+")
 _FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
 # Inline footnote markers: 〔１〕 〔12〕 [3] after text, and the parenthesized digits ⑴..⒇.
 _INLINE_NOTE = re.compile(r"〔[0-9０-９]{1,3}〕|⑴|⑵|⑶|⑷|⑸|⑹|⑺|⑻|⑼|⑽|⑾|⑿|⒀|⒁|⒂|⒃|⒄|⒅|⒆|⒇")
@@ -77,8 +78,11 @@ def detect_lang(text: str) -> str:
     """'zh' when Han characters make up a large share of the letters, else 'en'."""
     sample = text[:4000]
     han = len(_HAN.findall(sample))
-    latin = sum(1 for c in sample if c.isascii() and c.isalpha())
-    return "zh" if han > 0 and han * 2 >= latin else "en"
+    if han == 0:
+        return "en"
+    # counted in C: a loop over the characters in Python was ~2 % of an English build
+    latin = len(_NOT_ASCII_LETTER.sub("", sample))
+    return "zh" if han * 2 >= latin else "en"
 
 
 def decode_bytes(data: bytes, source: str) -> str:
