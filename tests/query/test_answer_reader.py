@@ -7,7 +7,13 @@ from __future__ import annotations
 from wikikv.query.budget import Budget
 from wikikv.query.narrow import focused_sentences
 from wikikv.query.nav import NavResult
-from wikikv.query.sentences import Sentence, definition_score, page_sentences
+from wikikv.query.sentences import (
+    Sentence,
+    best_sentences,
+    character_runs,
+    definition_score,
+    page_sentences,
+)
 from wikikv.store.store import open_store
 
 
@@ -52,3 +58,18 @@ def test_who_is_x_with_nothing_defining_x_gets_the_summary_of_xs_page() -> None:
     got = focused_sentences(kb, "阿Q是谁？", [page], candidates, Budget(max_reads=4))
     assert "在 3 篇文章中提到。" not in [s.text for s in got]
     store.close()
+
+
+def test_the_characters_of_one_name_count_once() -> None:
+    # jieba cuts the unknown 咸亨酒店 into 咸/亨/酒店: one term per character made any sentence
+    # naming the tavern outscore the one answering the rest of the question.
+    path = "/sources/articles/story"
+    candidates = _lines(
+        path,
+        ["咸亨酒店里的人，都说要的。", "因为咸亨酒店是消息灵通的所在。"]
+        + ["掌柜说，孔乙己还欠十九个钱呢！"]
+        + [f"孔乙己喝了第{i}碗酒。" for i in range(10)],
+    )
+    best = best_sentences("孔乙己欠了咸亨酒店多少钱？", candidates, 1)
+    assert [s.text for s in best] == ["掌柜说，孔乙己还欠十九个钱呢！"]
+    assert character_runs("孔乙己欠了咸亨酒店多少钱？") == ["咸亨"]

@@ -272,6 +272,22 @@ def question_terms(question: str) -> set[str]:
     return words or {t for t in tokenize(cut) if t not in QUESTION_WORDS}
 
 
+def character_runs(question: str) -> list[str]:
+    """Runs of two or more of the question's single-character Chinese words standing side by
+    side in it: a name jieba does not know is cut into its characters (咸亨酒店 → 咸/亨/酒店)."""
+    cut = _QUESTION_WORD_RUN.sub(" ", question)
+    out: list[str] = []
+    run = ""
+    for t in [t for t, w in query_terms(cut) if w >= 1.0] + [""]:
+        if len(t) == 1 and has_cjk(t) and run and run + t in cut:
+            run += t
+            continue
+        if len(run) >= 2:
+            out.append(run)
+        run = t if len(t) == 1 and has_cjk(t) else ""
+    return out
+
+
 def best_sentences(
     question: str, candidates: Iterable[Sentence], limit: int = MAX_SENTENCES
 ) -> list[Sentence]:
@@ -293,13 +309,21 @@ def best_sentences(
             df[t] = df.get(t, 0) + 1
     n = len(pool)
     weight = {t: math.log(1.0 + (n + 1) / (d + 0.5)) * (1.0 + 0.1 * len(t)) for t, d in df.items()}
+    runs = [r for r in character_runs(question) if all(c in weight for c in r)]
     cues = [answer for asks, answer in _CUES if asks.search(question)]
     bonus = CUE_BONUS * max(weight.values(), default=0.0)
     scored = []
     for s, terms in zip(pool, present, strict=True):
         if not terms:
             continue
-        score = sum(weight[t] for t in terms) / (1.0 + len(s.text) / 1000.0)
+        held = sum(weight[t] for t in terms)
+        for run in runs:
+            if run in s.text:
+                # The characters of one name count once, as its rarest character: one term
+                # per character made any sentence naming 咸亨酒店 outscore the one answering
+                # the rest of the question (孔乙己…欠…钱).
+                held -= sum(weight[c] for c in run) - max(weight[c] for c in run)
+        score = held / (1.0 + len(s.text) / 1000.0)
         if any(c.search(s.text) for c in cues):
             score += bonus
         if _ASKS.search(s.text):
