@@ -155,3 +155,23 @@ def test_which_labels_a_question_names() -> None:
     assert label_named("directors and films", q, terms, loose=True)
     assert label_named("见于《故事新编》", "《故事新编》里有谁？", set(), loose=False)
     assert not label_named("见于《呐喊》", "《故事新编》里有谁？", set(), loose=True)
+
+
+def test_a_one_character_collection_counts_between_title_marks() -> None:
+    assert label_named("坟", "《坟》里哪几篇谈到了辫子？", set(), loose=False)
+    assert label_named("见于《坟》", "《坟》里哪几篇谈到了辫子？", set(), loose=False)
+    assert not label_named("坟", "上坟的时候想到了什么？", set(), loose=True)
+
+
+def test_the_named_collection_restricts_but_does_not_vote(zh: KnowledgeBase) -> None:
+    # The collection's own page cites its preface most (as the build's pages of 朝花夕拾 cite its
+    # 简介 and 小引); asked about a subject inside the collection, the subject's texts come first.
+    zh.put(
+        art("序言"), "本书收小说八篇，取材于古代的传说。", FileMeta(kind="article", title="序言")
+    )
+    zh.put("/作品/故事新编/序言", *entity("序言", ["序言"]))
+    zh.put("/作品/见于《故事新编》/故事新编", *entity("故事新编", ["序言"] * 6 + ["起死"]))
+    index(zh)
+    results = run(zh, "庄子在《故事新编》的哪几篇里出场？")
+    assert "/作品/故事新编" in [r.path for r in results if r.level == "dimension"]
+    assert sorted(nav_ranking(results)[:2]) == ["出关", "起死"]

@@ -695,14 +695,14 @@ class _Nav:
 
 def label_named(label: str, query: str, qterms: set[str], loose: bool) -> bool:
     """Whether ``query`` spells the routing label ``label`` (a merged label "A、B" / "A and B" when
-    it spells either part): Chinese, the work or collection it names, two characters or more;
+    it spells either part): Chinese, the work or collection it names (two characters or more,
+    one only between title marks: 《坟》);
     English, every kind word of it, and at least two unless ``loose`` (where-labels — "in
     articles on …" — say nothing of what their pages are and never count)."""
     for part in _LABEL_PARTS.split(label):
         core = part.strip()
         if has_cjk(core):
-            core = core.removeprefix("见于").strip("《》")
-            if len(core) >= 2 and core in query:
+            if _spelled_work(core, query):
                 return True
             continue
         if _WHERE_LABEL.match(core):
@@ -719,9 +719,18 @@ def named_works(label: str, query: str) -> list[str]:
     out = []
     for part in _LABEL_PARTS.split(label):
         core = part.strip().removeprefix("见于").strip("《》")
-        if has_cjk(core) and len(core) >= 2 and core in query:
+        if has_cjk(core) and _spelled_work(core, query):
             out.append(core)
     return out
+
+
+def _spelled_work(label: str, query: str) -> bool:
+    """Whether ``query`` names the work or collection of a Chinese label: two characters or
+    more anywhere, one only between title marks (《坟》: the character alone is too common)."""
+    core = label.removeprefix("见于").strip("《》")
+    if len(core) >= 2:
+        return core in query
+    return bool(core) and f"《{core}》" in query
 
 
 def _doc_title(doc: str) -> str:

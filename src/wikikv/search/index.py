@@ -260,7 +260,9 @@ def _merge(
         elif item is not None:
             ops.append(Delete(key, item.version))
             emptied.add(key)
-    return ops + _vocabulary_gone(backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied)
+    return ops + _vocabulary_gone(
+        backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied
+    )
 
 
 def _in_flight(backend: Backend, ik: IndexKeys) -> dict[bytes, set[bytes]]:
