@@ -121,7 +121,10 @@ def vote(kb: KnowledgeBase, question: str, tie_break: TieBreak | None = None) ->
     """Name/alias match and search agreement; when they name different pages, ``tie_break``
     (the LLM; one call) chooses between the two, or neither. Without it a disagreement has no
     winner. The winner must still be fit to answer from (lint passed, newer than its sources)."""
-    hits = search(kb, question, limit=5)
+    # A direct answer is a page: directory listings are no candidates (``dir_limit=0``; a
+    # listing is scored against the listings alone, so its score does not rank it among pages),
+    # nor are source texts.
+    hits = search(kb, question, limit=5, dir_limit=0)
     hits = [h for h in hits if not h.path.startswith("/sources")]
     if not hits:
         return Vote(reason="no page found")
