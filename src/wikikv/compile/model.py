@@ -329,7 +329,9 @@ class CandidateCounts(msgspec.Struct, array_like=True):
             if not m.weak:
                 self.evidenced += sign
             self.surfaces[m.surface] = self.surfaces.get(m.surface, 0) + sign
-            if m.kind:
+            if m.kind and not m.weak:
+                # a document that shows no sign of a name guesses no type either: jieba's tag
+                # alone (莎士比亚 ns, 法朗士 ns in passing) outvoted the notes giving lifespans
                 self.kinds[m.kind] = self.kinds.get(m.kind, 0) + sign
         if sign < 0:
             self.surfaces = {k: n for k, n in self.surfaces.items() if n}

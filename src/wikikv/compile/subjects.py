@@ -58,6 +58,13 @@ _EN_KIN = re.compile(
 _EN_CLAUSE_PRONOUN = re.compile(_EN_CLAUSE.pattern[:-1] + r"(?:[Hh]e|[Ss]he)\b")
 
 
+def _bare_name(text: str, s: Sentence, mentions: Sequence[MentionOut], idxs: list[int]) -> bool:
+    """A line that is one name and nothing else (the Lu Xun corpus's title line "孔乙己", a
+    name in a list): it says nothing of the one it names, like a Markdown heading."""
+    body = s.text.strip()
+    return any(mentions[n].surface == body for n in idxs)
+
+
 def sentence_roles(
     text: str, sentences: Sequence[Sentence], mentions: Sequence[MentionOut], lang: str
 ) -> list[int]:
@@ -73,7 +80,7 @@ def sentence_roles(
         by_sent.setdefault(m.sent, []).append(n)
     roles: list[int] = []
     for idx, s in enumerate(sentences):
-        if is_heading(s.text):
+        if is_heading(s.text) or _bare_name(text, s, mentions, by_sent.get(idx, [])):
             roles.append(HEADING)
             continue
         body = s.text.lstrip(_LEAD)

@@ -138,6 +138,7 @@ def chinese_mentions(
     owned: dict[str, bool] = {}
     evidence: dict[str, str] = {}
     common: dict[str, bool] = {}
+    signs: dict[str, bool] = {}
     for word, flag in _join_suffixed(_join_transliterations(words, known)):
         start = pos
         pos += len(word)
@@ -227,6 +228,12 @@ def chinese_mentions(
             if ev == "place":
                 kind = "place"  # 爱尔兰, 阿拉伯: tagged as persons, used as places
             weak = ev == ""
+        if kind == "place" and known is not None and len(word) >= 3:
+            sign = signs.get(word)
+            if sign is None:
+                sign = signs[word] = reader.life_sign(word, text)
+            if sign:
+                kind, weak = "person", False  # 莎士比亚（…，１５６４—１６１６）: jieba's ns
         if kind == "org" and known is not None:
             if word not in owned:
                 owned[word] = _owned(word, text, owners_end)
@@ -270,7 +277,47 @@ def chinese_mentions(
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
-    return out
+    return _declared_same(text, sentences, out)
+
+
+# "长妈妈即阿长": the text gives a person a second name. Each occurrence of it in the document is
+# a mention of that person (so the page carries the name as an alias), not a name of its own.
+_SAME_AS = re.compile(r"即([\u4e00-\u9fff]{2,3})(?=[，,。；;、）)]|$)")
+
+
+def _declared_same(text: str, sentences: Sequence[Sentence], out: list[Mention]) -> list[Mention]:
+    by_end = {m.end: m for m in out if m.kind == "person" and not m.weak}
+    same: dict[str, Mention] = {}
+    for g in _SAME_AS.finditer(text):
+        first, other = by_end.get(g.start()), g.group(1)
+        if first is None or fold(other) == first.key or other in same:
+            continue
+        if not (other[0] in "阿小老" or looks_like_name(other)):
+            continue  # 罗汉豆即蚕豆: a gloss of a thing, not a second name
+        same[other] = first
+    if not same:
+        return out
+    rx = re.compile("|".join(re.escape(n) for n in sorted(same, key=len, reverse=True)))
+    spans = [(g.start(), g.end(), g.group()) for g in rx.finditer(text)]
+    gone = {fold(n) for n in same}
+
+    def replaced(m: Mention) -> bool:
+        # the name itself, or the name glued to one character before it (连阿长 'even 阿长')
+        return m.key in gone or any(
+            s <= m.end and m.start < e and m.end == e and m.end - m.start == e - s + 1
+            for s, e, _ in spans
+        )
+
+    kept = [m for m in out if not replaced(m)]
+    hint = 0
+    for s, e, name in spans:
+        if text[s - 1 : s] == "《" or any(m.start < e and s < m.end for m in kept):
+            continue
+        hint = _sentence_of(sentences, s, hint)
+        first = same[name]
+        kept.append(Mention(first.key, name, "person", hint, s, e, False, False))
+    kept.sort(key=lambda m: (m.start, m.end))
+    return kept
 
 
 def _periodicals(text: str) -> set[str]:

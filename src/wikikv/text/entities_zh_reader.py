@@ -436,6 +436,27 @@ def foreign_place(word: str, text: str) -> bool:
     return False
 
 
+# What only a person has: a lifespan in the bracket after the name, whatever gloss comes first
+# ("莎士比亚（Ｗ．Ｓｈａｋｅｓｐｅａｒｅ，１５６４—１６１６）", "罗曼罗兰　（…，１８６６—１９４４）"), or a
+# work written by them ("明代施耐庵著。"). A Latin gloss alone is a place's too (伦敦（London）).
+_LIFE_SPAN = re.compile(
+    r"[ \t\u3000]*[（(][^（()）\n]{0,50}?[0-9０-９？?]{3,4}[ \u3000]*[—–－-]{1,2}[ \u3000]*[0-9０-９？?]{2,4}"
+    r"|[著作撰编][。，,；）)]"
+)
+
+
+def life_sign(word: str, text: str) -> bool:
+    """Whether ``text`` gives ``word`` a lifespan or makes it the author of a work: a person,
+    even where the dictionary tags it as a place (莎士比亚, 罗曼罗兰 are jieba's ns)."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _LIFE_SPAN.match(text, end, end + 60):
+            return True
+        start = text.find(word, end)
+    return False
+
+
 def person_evidence(word: str, text: str) -> bool:
     """Whether ``text`` uses ``word`` as a person's name (see :data:`_PERSON_MARK`): the evidence
     a word the dictionary knows, or a two-character word, needs before it becomes a person's

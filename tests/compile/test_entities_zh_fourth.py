@@ -1,0 +1,98 @@
+"""Issue 8, Chinese compile side (fourth round), each on a small corpus written here: a name the
+dictionary tags as a place that a note gives a lifespan is a person, and documents that show no
+sign of a name do not vote on its type; a second name the text declares ("长妈妈即阿长") is an
+alias of the person, not a name of its own; a line that is only a name (the corpus's title line)
+is no mention of anyone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title, section
+from wikikv.store.store import Store, open_store
+from wikikv.text import entities_zh_reader as reader
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
+    yield s
+    s.close()
+
+
+# jieba tags 莎士比亚 and 罗曼罗兰 as places (ns); one essay's note gives their lifespans, two
+# others name them in passing with no sign of a name.
+NOTES = """# 题记
+
+有人说，不爱莎士比亚你就是傻子。罗曼罗兰的话也被引来了。
+〔1〕莎士比亚（Ｗ．Ｓｈａｋｅｓｐｅａｒｅ，１５６４—１６１６），欧洲文艺复兴时期英国戏剧家、诗人。
+〔2〕罗曼罗兰　（Ｒｏｍａｉｎ　Ｒｏｌｌａｎｄ，１８６６—１９４４）　法国作家、社会活动家。
+"""
+PASSING_1 = """# 杂谈
+
+我们在学堂里研究过莎士比亚，也谈罗曼罗兰。
+"""
+PASSING_2 = """# 闲话
+
+他们常常以莎士比亚自炫，又说罗曼罗兰。
+"""
+
+
+def test_a_name_a_note_gives_a_lifespan_is_a_person(store: Store, tmp_path: Path) -> None:
+    files = {"题记": NOTES, "杂谈": PASSING_1, "闲话": PASSING_2}
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "life", files))
+    assert pages["莎士比亚"][0].startswith("/人物/")
+    assert pages["罗曼罗兰"][0].startswith("/人物/")
+    assert reader.life_sign("施耐庵", "《水浒传》　长篇小说，明代施耐庵著。")
+    assert not reader.life_sign("伦敦", "伦敦（London）是英国的首都。")  # a place's gloss
+    assert not reader.life_sign("北京", "北京（今北平）")
+
+
+# The memoir calls its nurse 长妈妈 and, when cross with her, 阿长; it says the two are one.
+NURSE = """# 阿长与山海经
+
+长妈妈，已经说过，是一个一向带领着我的女工。
+长妈妈说：“哥儿，你牢牢记住！”
+长妈妈便叹一口气，长妈妈又说：“明天是正月初一。”
+我平时叫她“阿妈”，到憎恶她的时候，就叫她阿长。
+连阿长也来问《山海经》是怎么一回事。
+阿长是不知道的，因为她毕竟不渊博。
+我的保姆，长妈妈即阿长，辞了这人世，大概也有了三十年了罢。
+"""
+
+
+def test_a_second_name_the_text_declares_is_an_alias(store: Store, tmp_path: Path) -> None:
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "nurse", {"阿长与山海经": NURSE}))
+    _, nurse = pages["长妈妈"]
+    assert "阿长" in nurse.meta.aliases
+    assert not {"阿长", "连阿长"} & set(pages)
+    facts = section(nurse.text, "## 要点") + section(nurse.text, "## 提及")
+    assert any("阿长是不知道的" in line for line in facts)
+
+
+# The corpus's layout: the title alone on a line (no Markdown heading mark), then the text.
+KONG = """                孔乙己
+
+孔乙己是站着喝酒而穿长衫的唯一的人。
+孔乙己一到店，所有喝酒的人便都看着他笑。
+孔乙己睁大眼睛说：“你怎么这样凭空污人清白……”
+孔乙己便涨红了脸，额上的青筋条条绽出。
+掌柜说：“孔乙己还欠十九个钱呢！”
+孔乙己着了慌，伸开五指将碟子罩住。
+"""
+
+
+def test_a_line_that_is_only_a_name_is_no_mention(store: Store, tmp_path: Path) -> None:
+    kb = build_zh_folder(store, tmp_path, "kong", {"孔乙己": KONG})
+    person = [
+        rec
+        for path, rec in entity_pages(kb).items()
+        if path.startswith("/人物/") and rec.meta.title == "孔乙己"
+    ]
+    assert len(person) == 1
+    lines = section(person[0].text, "## 要点") + section(person[0].text, "## 提及")
+    assert any("站着喝酒" in line for line in lines)
+    assert not any(line.split(" [^")[0] == "- 孔乙己" for line in lines)  # the title line
