@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title, section
+from wikikv.compile.model import CandidateCounts, candidate_entity
+from wikikv.llm.base import MentionOut
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
+from wikikv.text.entities_zh import _common_noun, _dictionary_noun, _unlikely_name
+from wikikv.text.jieba_tags import jieba_freq, jieba_words
 
 
 @pytest.fixture
@@ -96,3 +100,39 @@ def test_a_line_that_is_only_a_name_is_no_mention(store: Store, tmp_path: Path) 
     lines = section(person[0].text, "## 要点") + section(person[0].text, "## 提及")
     assert any("站着喝酒" in line for line in lines)
     assert not any(line.split(" [^")[0] == "- 孔乙己" for line in lines)  # the title line
+
+
+def test_common_words_jieba_tags_as_transliterations_need_a_name_s_signs() -> None:
+    known, freq = jieba_words(), jieba_freq()
+    assert known.get("崇拜") == "nrt"  # the dictionary's guess this rule is about
+    assert _dictionary_noun("崇拜", known, freq)  # 'worship'
+    assert _dictionary_noun("豪杰", known, freq)  # 'heroes'
+    assert not _dictionary_noun("尼采", known, freq)  # spelled like a transliteration
+    assert not _dictionary_noun("托尔斯泰", known, freq)
+
+
+def test_phrases_of_a_place_word_are_no_places() -> None:
+    known, freq = jieba_words(), jieba_freq()
+    for phrase in ("诸国", "古国", "上城", "回京", "庙前", "大门口"):
+        assert _common_noun(phrase, "place", "", known, freq), phrase
+    for place in ("大沽口", "汉口", "北京", "京城", "关中", "辽东"):
+        assert not _common_noun(place, "place", "", known, freq), place
+
+
+def test_two_words_the_tagger_took_for_a_name_are_no_name() -> None:
+    for phrase in ("梁与籍", "王之弟", "那可真", "相尚于"):
+        assert _unlikely_name(phrase), phrase
+    for name in ("冯雪峰", "张之洞", "赵之谦", "于右任", "孙伏园"):
+        assert not _unlikely_name(name), name
+
+
+def test_a_use_with_evidence_outweighs_a_bare_tag() -> None:
+    counts = CandidateCounts()
+    strong = MentionOut("罗曼罗兰", "罗曼罗兰", "person", 0, 0, 4)
+    bare = MentionOut("罗曼罗兰", "罗曼罗兰", "place", 0, 0, 4, weak=True)
+    counts.add([strong, strong])
+    counts.add([bare, bare])
+    counts.add([bare])
+    assert candidate_entity("罗曼罗兰", counts).kind == "person"  # 2 x 2 against 3
+    counts.add([strong, strong], -1)
+    assert candidate_entity("罗曼罗兰", counts).kind == "place"

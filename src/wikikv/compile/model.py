@@ -329,10 +329,11 @@ class CandidateCounts(msgspec.Struct, array_like=True):
             if not m.weak:
                 self.evidenced += sign
             self.surfaces[m.surface] = self.surfaces.get(m.surface, 0) + sign
-            if m.kind and not m.weak:
-                # a document that shows no sign of a name guesses no type either: jieba's tag
-                # alone (莎士比亚 ns, 法朗士 ns in passing) outvoted the notes giving lifespans
-                self.kinds[m.kind] = self.kinds.get(m.kind, 0) + sign
+            if m.kind:
+                # a use with evidence counts twice a weak one (jieba's tag alone): 罗曼罗兰 is
+                # ns where essays name him in passing, a person where notes give his lifespan
+                weight = 1 if m.weak else 2
+                self.kinds[m.kind] = self.kinds.get(m.kind, 0) + sign * weight
         if sign < 0:
             self.surfaces = {k: n for k, n in self.surfaces.items() if n}
             self.kinds = {k: n for k, n in self.kinds.items() if n}

@@ -424,11 +424,21 @@ def _common_person_word(word: str, known: dict[str, str]) -> bool:
     return word in known and len(word) >= 4
 
 
+# Characters that join two words, and pieces that follow a name: a three-character unknown word
+# with one in its middle is two words the tagger took for a name.
+_JOINING = frozenset("与及和或的")
+_WORDS_AFTER_A_NAME = frozenset("之弟 之兄 之子 之女 之妻 之母 之父 可真 可是 也是".split())
+
+
 def _unlikely_name(word: str) -> bool:
     """An unknown word the tagger calls a person but no Chinese name looks like: glued to a
     function character (但娜拉, 和帝), or four characters and more that are neither a
     transliteration nor a compound surname's name (广大群众, 沙皇统治)."""
     if (word[0] in reader.BAD_FIRST and word[0] not in _SURNAMES) or word[-1] in reader.BAD_LAST:
+        return True
+    if len(word) == 3 and (word[1] in _JOINING or word[1:] in _WORDS_AFTER_A_NAME):
+        return True  # 梁与籍 'Liang and Ji', 王之弟 'Wang's brother', 那可真, 相尚于
+    if len(word) == 3 and word[2] in "于了也":
         return True
     return (
         len(word) >= 4
@@ -568,6 +578,11 @@ def _name_evidence(
 _ORDINAL_BEFORE = re.compile(r"第[一二三四五六七八九十百\d]+[次届]$")
 # Characters that each name a kind of settlement: two of them make a common noun (城市, 乡村).
 _GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")
+# A determiner or a verb of motion before a realm or a settlement makes a phrase, not a name:
+# 诸国, 各国, 古国, 全屯; 上城 'go up to town', 回京 'return to the capital'.
+_NOT_A_PLACE_HEAD = frozenset("诸各列古外本敌某该此邻全上下回进出入赴离往")
+_REALM = _GENERIC_PLACE | frozenset("国京屯邦")
+_LOCATIVE = frozenset("前中后边旁口里内外上下")
 
 
 # Endings of a local office: every town has its 教育局 and 警察厅, so a dictionary noun that ends
@@ -583,6 +598,10 @@ def _common_noun(word: str, kind: str, text: str, known: dict[str, str], freq: d
     a phrase used as a predicate (我是仇猫的)."""
     if kind == "place" and len(word) == 2 and all(ch in _GENERIC_PLACE for ch in word):
         return True
+    if kind == "place" and len(word) == 2 and word[0] in _NOT_A_PLACE_HEAD and word[1] in _REALM:
+        return True  # 诸国 'the states', 古国 'an old country', 上城 'go to town', 回京
+    if kind == "place" and word[-1] in _LOCATIVE and known.get(word[:-1]) == "n":
+        return True  # 庙前 'before the temple', 大门口 'at the gate': a spot by a thing
     if known.get(word) == "n" and len(word) <= 3 and word.endswith(_LOCAL_OFFICE):
         return True
     if reader.glossed_term(word, text):
@@ -615,9 +634,12 @@ def _dictionary_noun(word: str, known: dict[str, str], freq: dict[str, int]) -> 
     that start with a common word (罗汉+豆, 毛瑟+枪) — not a surname and a given name (汪精卫,
     曹雪芹, whose first two characters are no word), nor a transliteration (尼采 nrt)."""
     tag = known.get(word)
-    if tag is None or tag == "nrt" or all(ch in _TRANSLIT for ch in word):
+    if tag is None or all(ch in _TRANSLIT for ch in word):
         return False
-    return len(word) != 3 or reader.common_head(word, known, freq)
+    if tag == "nrt" and 3 * sum(ch in _TRANSLIT for ch in word) >= 2 * len(word):
+        return False  # 威尔斯, 哈姆雷特: spelled in the characters of transliterations
+    # (jieba's nrt on 崇拜 'worship', 豪杰 'heroes', 中庸 is a guess like any other)
+    return tag == "nrt" or len(word) != 3 or reader.common_head(word, known, freq)
 
 
 def _bare(name: str) -> str:
