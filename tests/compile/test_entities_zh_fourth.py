@@ -16,7 +16,7 @@ from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
-from wikikv.text.entities_zh import _common_noun, _dictionary_noun, _unlikely_name
+from wikikv.text.entities_zh import _common_noun, _dictionary_noun, _two_words
 from wikikv.text.jieba_tags import jieba_freq, jieba_words
 
 
@@ -121,9 +121,9 @@ def test_phrases_of_a_place_word_are_no_places() -> None:
 
 def test_two_words_the_tagger_took_for_a_name_are_no_name() -> None:
     for phrase in ("梁与籍", "王之弟", "那可真", "相尚于"):
-        assert _unlikely_name(phrase), phrase
-    for name in ("冯雪峰", "张之洞", "赵之谦", "于右任", "孙伏园"):
-        assert not _unlikely_name(name), name
+        assert _two_words(phrase), phrase
+    for name in ("冯雪峰", "张之洞", "赵之谦", "于右任", "孙伏园", "刘和珍"):
+        assert not _two_words(name), name
 
 
 def test_a_use_with_evidence_outweighs_a_bare_tag() -> None:

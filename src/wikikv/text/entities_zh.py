@@ -190,6 +190,8 @@ def chinese_mentions(
             continue  # 郭璞注 'Guo Pu's note': a name glued to the note it wrote
         if kind == "person" and known is not None and word not in known and _unlikely_name(word):
             continue
+        if kind == "person" and known is not None and _two_words(word):
+            continue  # 梁与籍 'Liang and Ji', 王之弟 'Wang's brother', 那可真, 相尚于
         if kind == "person" and known is not None and _common_person_word(word, known):
             continue
         if known is not None and word not in known and _translit_fragment(text, start, pos):
@@ -426,7 +428,7 @@ def _common_person_word(word: str, known: dict[str, str]) -> bool:
 
 # Characters that join two words, and pieces that follow a name: a three-character unknown word
 # with one in its middle is two words the tagger took for a name.
-_JOINING = frozenset("与及和或的")
+_JOINING = frozenset("与及或的")  # (not 和: 刘和珍)
 _WORDS_AFTER_A_NAME = frozenset("之弟 之兄 之子 之女 之妻 之母 之父 可真 可是 也是".split())
 
 
@@ -436,15 +438,19 @@ def _unlikely_name(word: str) -> bool:
     transliteration nor a compound surname's name (广大群众, 沙皇统治)."""
     if (word[0] in reader.BAD_FIRST and word[0] not in _SURNAMES) or word[-1] in reader.BAD_LAST:
         return True
-    if len(word) == 3 and (word[1] in _JOINING or word[1:] in _WORDS_AFTER_A_NAME):
-        return True  # 梁与籍 'Liang and Ji', 王之弟 'Wang's brother', 那可真, 相尚于
-    if len(word) == 3 and word[2] in "于了也":
-        return True
     return (
         len(word) >= 4
         and not all(ch in _TRANSLIT for ch in word)
         and not word.startswith(_COMPOUND_SURNAMES)
         and not word.endswith(tuple(_TRANSLIT_TAILS))  # 蒲力汗诺夫
+    )
+
+
+def _two_words(word: str) -> bool:
+    """A three-character word with a joining character in its middle, or a piece that follows a
+    name: two words the tagger (or its dictionary: 王之弟 and 那可真 are entries) took for one name."""
+    return len(word) == 3 and (
+        word[1] in _JOINING or word[1:] in _WORDS_AFTER_A_NAME or word[2] == "于"
     )
 
 
