@@ -16,6 +16,7 @@ from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities_zh_reader as reader
+from wikikv.text.definitions import defining_score, describes
 from wikikv.text.entities_zh import _common_noun, _dictionary_noun, _two_words
 from wikikv.text.jieba_tags import jieba_freq, jieba_words
 
@@ -136,3 +137,26 @@ def test_a_use_with_evidence_outweighs_a_bare_tag() -> None:
     assert candidate_entity("罗曼罗兰", counts).kind == "person"  # 2 x 2 against 3
     counts.add([strong, strong], -1)
     assert candidate_entity("罗曼罗兰", counts).kind == "place"
+
+
+# A riddle's answer and a likeness name him, and a line before his words opens with him; the
+# story tells of him in the sentence after.
+EXAM = """# 白光
+
+或者说这就是陈士成。
+陈士成轻蔑的抬起眼来说。
+“这回又完了！”
+陈士成看过县考的榜，回到家里的时候，已经是下午了。
+陈士成便走了，陈士成又回来了。
+陈士成说：“我要去寻。”陈士成说：“这是我的。”
+"""
+
+
+def test_a_guess_or_the_line_before_a_speech_is_no_summary(store: Store, tmp_path: Path) -> None:
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "exam", {"白光": EXAM}))
+    _, chen = pages["陈士成"]
+    assert chen.meta.summary.startswith("陈士成看过县考的榜")
+    assert defining_score("禹也真好像是一条虫。", ["禹"]) == 0
+    assert not describes("王胡轻蔑的抬起眼来说。", ["王胡"])
+    assert defining_score("这少年便是闰土。", ["闰土"]) > 0
+    assert describes("陈士成看过县考的榜，回到家里的时候，已经是下午了。", ["陈士成"])

@@ -68,6 +68,8 @@ def describes(sentence: str, names: list[str]) -> bool:
         return False  # a sentence that quotes someone's words (or ends them) tells what was said
     if body.endswith(("？", "?", "！", "!", "：", ":")) or _SPEECH_TAG_END.search(body):
         return False  # a question, or the line around a speech ("柳妈不耐烦的看着她的脸，说。")
+    if _HEDGE.search(text):
+        return False  # a guess or a likeness: "禹也真好像是一条虫。"
     for name in sorted((n for n in names if n), key=len, reverse=True):
         at = text.find(name)
         if at >= 0:
@@ -75,7 +77,11 @@ def describes(sentence: str, names: list[str]) -> bool:
     return True
 
 
-_SPEECH_TAG_END = re.compile(r"[，,](?:[^，,。]{0,6})?(?:说|道|问|答|嚷|喊)[。.]$")
+# The line around a speech ends with the verb of saying: "柳妈不耐烦的看着她的脸，说。", "王胡轻蔑
+# 的抬起眼来说。" (the words follow on the next line).
+_SPEECH_TAG_END = re.compile(r"(?:说|道|问|答|嚷|喊)[。.]$")
+# A guess or a likeness says who no one is: "或者说这就是陈士成。", "禹也真好像是一条虫。"
+_HEDGE = re.compile(r"或者|也许|大概|仿佛|彷佛|似乎|好像|好象|恐怕|未必|像是|象是")
 # After a name, what makes the phrase someone else: 四铭太太, 七斤嫂, 阿Q的母亲.
 _OTHER_ONE = ("的", "之", "太太", "嫂", "奶奶", "老婆", "家", "们")
 # After the name that opens a sentence, a verb of being or having: the sentence says what the
@@ -124,6 +130,8 @@ def defining_score(sentence: str, names: list[str]) -> int:
         return 0  # a question or an exclamation ("老栓，就是运气了你！") says who no one is
     if "你" in text or "您" in text:
         return 0  # words said to someone
+    if _HEDGE.search(text):
+        return 0  # a guess or a likeness (或者说这就是陈士成, 禹也真好像是一条虫)
     head = _NOTE_MARK.match(text)
     body = text[head.end() :] if head else text
     is_note = bool(head and head.group().strip(" \t\u3000“”‘’\"'"))
