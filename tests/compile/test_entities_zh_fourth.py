@@ -160,3 +160,22 @@ def test_a_guess_or_the_line_before_a_speech_is_no_summary(store: Store, tmp_pat
     assert not describes("王胡轻蔑的抬起眼来说。", ["王胡"])
     assert defining_score("这少年便是闰土。", ["闰土"]) > 0
     assert describes("陈士成看过县考的榜，回到家里的时候，已经是下午了。", ["陈士成"])
+
+
+# The story brings her in as 'a certain 杨二嫂' and says what people call her (伊, the stories'
+# 'she'); later she acts.
+TOFU = """# 故乡
+
+我孩子时候，在斜对门的豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。
+杨二嫂发见了这件事，自己很以为功，便拿了那狗气杀，飞也似的跑了。
+杨二嫂说：“忘了？这真是贵人眼高。”杨二嫂便走了。
+杨二嫂又说：“阿呀阿呀，你放了道台了。”
+"""
+
+
+def test_a_story_bringing_someone_in_says_who_she_is(store: Store, tmp_path: Path) -> None:
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "tofu", {"故乡": TOFU}))
+    _, yang = pages["杨二嫂"]
+    assert "坐着一个杨二嫂" in yang.meta.summary
+    assert defining_score("所以他的父亲叫伊阿秀，是一个好人。", ["阿秀"]) > 0
+    assert defining_score("又一个阿Ｑ来了。", ["阿Ｑ"]) == 0

@@ -34,9 +34,11 @@ _NAMING_BEFORE = re.compile(
 )
 # The name as the object of a naming verb: "卫老婆子叫她祥林嫂，说是自己母家的邻舍", "大家都叫她
 # 祥林嫂", "所以他的父亲叫他闰土" — what people call someone is who that someone is.
-_NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他)(?:做|作)?$")
+_NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他|伊)(?:做|作)?$")
 # "他叫范爱农，是…": a pronoun and 叫 'is called', then who (a bare "我叫阿毛" is a call).
-_CALLED = re.compile(r"(?:他|她)(?:名)?叫$")
+_CALLED = re.compile(r"(?:他|她|伊)(?:名)?叫$")
+# A story bringing someone in: "(有|坐着|来了)一个杨二嫂" — 'a certain 杨二嫂'.
+_INTRODUCED = re.compile(r"(?:有|坐着|住着|来了|出来|进来|是)(?:一个|一位)$")
 # What the naming clause goes on to say of its bearer: "，说是自己母家的邻舍", "，是一个…".
 _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
@@ -172,6 +174,8 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
             score = max(score, 3)  # "他叫范爱农，是徐伯荪的学生。"
         elif _LIFESPAN.match(body[end:]):
             score = max(score, 2)
+        elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
+            score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
     return score
 
@@ -184,7 +188,7 @@ _SHORT = 24
 _SUMMARY_MAX = 3
 _SENTENCE_END = re.compile(r"[。！？!?]+[”’」』]*")
 _DEMONSTRATIVE = re.compile(r"^[\s\u3000“]*(?:这|那|此)[\u4e00-\u9fff]{0,3}(?:便是|就是|即是|是|乃)")
-_GOES_ON = re.compile(r"^[\s\u3000]*(?:他|她)(?!们)|^[\s\u3000]*(?:便|就|又|也|却|才|只|还|已|都)")
+_GOES_ON = re.compile(r"^[\s\u3000]*(?:他|她|伊)(?!们)|^[\s\u3000]*(?:便|就|又|也|却|才|只|还|已|都)")
 
 
 def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
