@@ -65,6 +65,7 @@ from wikikv.search.analysis import (
     NFIELDS,
     POSTING,
     RUN_SEQ_BYTES,
+    TF_LENS,
     DocEntry,
     Fields,
     IndexKeys,
@@ -307,6 +308,11 @@ def _blocks(ik: IndexKeys, added: Sequence[Packed]) -> dict[bytes, bytearray]:
                 group[term] = bytearray(blob[at : at + size])
             else:
                 block += blob[at : at + size]
+    return _keyed(ik, groups)
+
+
+def _keyed(ik: IndexKeys, groups: list[dict[str, bytearray]]) -> dict[bytes, bytearray]:
+    """Per-bucket blocks (term → postings) keyed by their block keys; ``groups`` is emptied."""
     prefixes: dict[str, bytes] = {}
     fresh: dict[bytes, bytearray] = {}
     for b, group in enumerate(groups):
@@ -447,16 +453,34 @@ def _next_seq() -> bytes:
     return _last_seq.to_bytes(RUN_SEQ_BYTES, "big")
 
 
-def _stage(
-    kb: KnowledgeBase, added: Sequence[Packed], extra: Sequence[Op], vocab_done: set[str]
-) -> None:
-    """Write ``added`` as one staged run: its blocks and doc entries under the run's sequence
-    number, then (last batch) its completion record with the run's stats. Nothing is read.
-    ``vocab_done``: the words whose typo neighbourhood the writer's earlier runs wrote (skipped;
-    this run's words are added once it is written)."""
+def _stage(kb: KnowledgeBase, pages: Iterable[Fields], memo: _Memo, vocab_done: set[str]) -> int:
+    """Analyse ``pages`` and write them as one staged run: their blocks and doc entries under
+    the run's sequence number, then (last batch) its completion record with the run's stats.
+    Nothing is read. ``vocab_done``: the words whose typo neighbourhood the writer's earlier
+    runs wrote (skipped; this run's words are added once it is written). Returns the pages.
+
+    Each page's postings go straight into its blocks as it is analysed: nothing in a staged
+    run is read back or filtered, so the pages need not wait as :class:`Packed` (a second
+    copy of every posting of the flush) as those of a plain write do."""
     ik = IndexKeys(kb.name)
     seq = _next_seq()
-    fresh = _blocks(ik, added)
+    groups: list[dict[str, bytearray]] = [{} for _ in range(BUCKETS)]
+    entries: list[tuple[bytes, DocEntry]] = []
+    words: set[str] = set()
+    pack_rest = TF_LENS.pack
+    for fields in pages:
+        a = analyze_fields(fields)
+        group, ref, tfs, lens = groups[bucket_of(a.ref)], a.ref, a.tfs, a.entry.lens
+        for term in a.entry.terms:  # the posting layout of packed(): ref, then tf and lens
+            block = group.get(term)
+            if block is None:
+                group[term] = bytearray(ref + pack_rest(*tfs[term], *lens))
+            else:
+                block += ref
+                block += pack_rest(*tfs[term], *lens)
+        entries.append((ref, a.entry))
+        words.update(a.vocab)
+    fresh = _keyed(ik, groups)
     new_tuple, pop = tuple.__new__, fresh.pop
     # Committed batch by batch as the ops are made: a flush touches ~700k blocks, and their ops
     # all made at once (a tuple, a key and a copy of the postings each) doubled its peak.
@@ -469,18 +493,20 @@ def _stage(
             ]
         )
     del order, fresh
-    words = _vocabulary(added).difference(vocab_done)
+    words.difference_update(vocab_done)
     ops = _variant_ops(ik, words)
-    ops.extend(extra)
+    ops.extend(memo.ops())
     counted = IndexStats()
-    for doc in sorted(added, key=lambda d: d.ref):
-        ops.append(Put(ik.run_entry(doc.ref, seq), _enc.encode(doc.entry), ABSENT))
-        counted.count(doc.entry, 1)
+    entries.sort(key=lambda e: e[0])
+    for ref, entry in entries:
+        ops.append(Put(ik.run_entry(ref, seq), _enc.encode(entry), ABSENT))
+        counted.count(entry, 1)
     ops.append(Put(ik.run(seq), _enc.encode(_run_stats(counted)), ABSENT))
     _commit(kb, ops)
     if len(vocab_done) + len(words) > VOCAB_DONE_MAX:
         vocab_done.clear()  # a bound on what the writer holds; the cost is rewriting keys
     vocab_done.update(words)
+    return len(entries)
 
 
 class _MergePlan(msgspec.Struct, array_like=True):
@@ -705,7 +731,8 @@ class IndexWriter:
     Pages are analysed at flush time, after their stored entries are read: a page whose indexed
     fields hash to the stored digest is skipped without being tokenized (an incremental sync
     re-renders pages whose index content is often unchanged), and each page is analysed once
-    however many times a conflict makes the flush retry."""
+    however many times a conflict makes the flush retry — except in a staged flush, whose pages
+    are all new and go into their run's blocks as they are analysed (see :func:`_stage`)."""
 
     def __init__(self, kb: KnowledgeBase, staged: bool = False) -> None:
         self.kb = kb
@@ -762,10 +789,12 @@ class IndexWriter:
                 and not self._removed
                 and _can_stage(self.kb.backend, IndexKeys(self.kb.name))
             )
-            old: dict[bytes, DocEntry] = {}
-            versions: dict[bytes, int] = {}
-            if not stage:
-                old, versions = _current(self.kb, refs)
+            if stage:  # every page is new: analysed as its run is written
+                memo = _Memo(self.kb, list(pending.values()))
+                with self.kb.backend.bulk():
+                    written = _stage(self.kb, pending.values(), memo, self._vocab_done)
+                return
+            old, versions = _current(self.kb, refs)
             changed: list[Fields] = []
             for ref, fields in pending.items():
                 prev = old.get(ref)
@@ -781,13 +810,10 @@ class IndexWriter:
             if not docs and not old:
                 return
             extra = [op for m in memos for op in m.ops()]
+            # A plain write can delete a word's neighbourhood (its last posting goes).
+            self._vocab_done.clear()
             with self.kb.backend.bulk():
-                if stage:
-                    _stage(self.kb, docs, extra, self._vocab_done)
-                else:
-                    # A plain write can delete a word's neighbourhood (its last posting goes).
-                    self._vocab_done.clear()
-                    _apply(self.kb, old, docs, versions, extra)
+                _apply(self.kb, old, docs, versions, extra)
 
         with _gc_paused():
             retry(once)
