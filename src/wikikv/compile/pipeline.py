@@ -650,7 +650,10 @@ class Compiler:
                 kinds[m.kind or "topic"] += 1
             # the corpus's common names are those many documents name, not one story's hero
             # named a hundred times in it, nor a dictionary word with no sign of a name
-            names.update({m.surface for m in a.mentions if m.kind != ALIAS_KIND and not m.weak})
+            # (once per document, in the order the document names them: a set's order changes
+            # with the process's string hash seed, and so did how ties in the count were broken)
+            named = [m.surface for m in a.mentions if m.kind != ALIAS_KIND and not m.weak]
+            names.update(list(dict.fromkeys(named)))
         # A model reads the sample's texts (IASI); the extractive roles need only the counts.
         texts = (
             _load_texts(self.kb, {s.id for s in sample}) if hasattr(self.provider, "llm") else {}
