@@ -121,9 +121,9 @@ def test_phrases_of_a_place_word_are_no_places() -> None:
 
 
 def test_two_words_the_tagger_took_for_a_name_are_no_name() -> None:
-    for phrase in ("梁与籍", "王之弟", "那可真", "相尚于"):
+    for phrase in ("梁与籍", "王之弟", "那可真", "相尚于", "中曾", "胡说"):
         assert _two_words(phrase), phrase
-    for name in ("冯雪峰", "张之洞", "赵之谦", "于右任", "孙伏园", "刘和珍"):
+    for name in ("冯雪峰", "张之洞", "赵之谦", "于右任", "孙伏园", "刘和珍", "胡适", "中山樵"):
         assert not _two_words(name), name
 
 
@@ -179,3 +179,4 @@ def test_a_story_bringing_someone_in_says_who_she_is(store: Store, tmp_path: Pat
     assert "坐着一个杨二嫂" in yang.meta.summary
     assert defining_score("所以他的父亲叫伊阿秀，是一个好人。", ["阿秀"]) > 0
     assert defining_score("又一个阿Ｑ来了。", ["阿Ｑ"]) == 0
+    assert defining_score("全山村中，只有连殳是出外游学的学生。", ["连殳"]) > 0

@@ -42,6 +42,8 @@ _INTRODUCED = re.compile(r"(?:有|坐着|住着|来了|出来|进来|是)(?:一�
 # What the naming clause goes on to say of its bearer: "，说是自己母家的邻舍", "，是一个…".
 _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
+# Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生".
+_CLAUSE_ADVERB = re.compile(r"(?:只有|惟有|唯有|独有|原来|本来)$")
 _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
 # a longer head that starts with the name ("美国退还的赔款　指…").
@@ -164,8 +166,9 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
     while at >= 0 and score < 3:
         end = at + len(name)
         after = body[end : end + 1]
-        if at > 0 and body[at - 1] in _CLAUSE_START and _COPULA.match(body[end:]):
-            score = 3  # "在四十余被害的青年之中，刘和珍君是我的学生。"
+        lead = _CLAUSE_ADVERB.sub("", body[:at])
+        if lead and lead[-1] in _CLAUSE_START and _COPULA.match(body[end:]):
+            score = 3  # "在四十余被害的青年之中，刘和珍君是我的学生。", "全山村中，只有连殳是…"
         elif _NAMING_BEFORE.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 3 if body[end : end + 2] in ("，是", ",是") else 2)
         elif _NAMING_OBJECT.search(body[:at]) and (after == "" or after in _CLAUSE_END):

@@ -125,8 +125,8 @@ def chinese_mentions(
             ):
                 owners_end.add(at)
         central = reader.central_names(text, known, freq, _SURNAMES, tags_at)
-        for name in [n for n in central if n in _COMPOUND_SURNAMES]:
-            del central[name]  # 公输 of 公输般
+        for name in [n for n in central if n in _COMPOUND_SURNAMES or _two_words(n)]:
+            del central[name]  # 公输 of 公输般; 相尚于 'esteem each other for'
         for name in [n for n, k in central.items() if k == "org"]:
             if _owned(name, text, owners_end):
                 del central[name]  # 北京大学评议会: the council of a university, no body of its own
@@ -448,7 +448,11 @@ def _unlikely_name(word: str) -> bool:
 
 def _two_words(word: str) -> bool:
     """A three-character word with a joining character in its middle, or a piece that follows a
-    name: two words the tagger (or its dictionary: 王之弟 and 那可真 are entries) took for one name."""
+    name: two words the tagger (or its dictionary: 王之弟 and 那可真 are entries) took for one name;
+    a two-character one that starts with a locative (中曾 of "书中曾说") or is a surname glued to
+    a verb of saying (胡说 'nonsense', 'Hu said')."""
+    if len(word) == 2:
+        return word[0] in "中里内" or word[1] in "说道问答曰"
     return len(word) == 3 and (
         word[1] in _JOINING or word[1:] in _WORDS_AFTER_A_NAME or word[2] == "于"
     )
