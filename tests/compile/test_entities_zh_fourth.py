@@ -57,9 +57,10 @@ def test_a_name_a_note_gives_a_lifespan_is_a_person(store: Store, tmp_path: Path
 
 
 # The memoir calls its nurse 长妈妈 and, when cross with her, 阿长; it says the two are one.
-NURSE = """# 阿长与山海经
+NURSE = """                阿长与山海经
 
-长妈妈，已经说过，是一个一向带领着我的女工。
+长妈妈，已经说过，是一个一向带领着我的女工，说得阔气一点，就是我的保姆。
+只有祖母叫她阿长。
 长妈妈说：“哥儿，你牢牢记住！”
 长妈妈便叹一口气，长妈妈又说：“明天是正月初一。”
 我平时叫她“阿妈”，到憎恶她的时候，就叫她阿长。
@@ -76,6 +77,9 @@ def test_a_second_name_the_text_declares_is_an_alias(store: Store, tmp_path: Pat
     assert not {"阿长", "连阿长"} & set(pages)
     facts = section(nurse.text, "## 要点") + section(nurse.text, "## 提及")
     assert any("阿长是不知道的" in line for line in facts)
+    assert not any("阿长与山海经" in line for line in facts)  # the title line names the work
+    # the name, an aside, then the copula says who she is (not "只有祖母叫她阿长。")
+    assert nurse.meta.summary.startswith("长妈妈，已经说过，是一个一向带领着我的女工")
 
 
 # The corpus's layout: the title alone on a line (no Markdown heading mark), then the text.

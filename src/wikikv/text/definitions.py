@@ -42,6 +42,8 @@ _INTRODUCED = re.compile(r"(?:有|坐着|住着|来了|出来|进来|是)(?:一�
 # What the naming clause goes on to say of its bearer: "，说是自己母家的邻舍", "，是一个…".
 _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
+# The name, a short aside between commas, then the copula: "长妈妈，已经说过，是…".
+_ASIDE_COPULA = re.compile(r"[，,][^，,。；;！？]{1,6}[，,](?:是|就是|便是|原是|本是)(?!不|否)")
 # Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生".
 _CLAUSE_ADVERB = re.compile(r"(?:只有|惟有|唯有|独有|原来|本来)$")
 _CLAUSE_START = frozenset("，；：,;:")
@@ -158,6 +160,8 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
         rest = body[len(name) :]
         if _COPULA.match(rest):
             score = 4
+        elif _ASIDE_COPULA.match(rest):
+            score = 3  # "长妈妈，已经说过，是一个一向带领着我的女工"
         elif _LIFESPAN.match(rest) or (is_note and _GLOSS.match(rest) and _NATIVE.search(rest)):
             score = 4
         elif is_note and _GLOSS.match(rest):

@@ -279,7 +279,7 @@ def chinese_mentions(
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
-    return _declared_same(text, sentences, out)
+    return _declared_same(text, sentences, out, title)
 
 
 # "长妈妈即阿长": the text gives a person a second name. Each occurrence of it in the document is
@@ -287,7 +287,9 @@ def chinese_mentions(
 _SAME_AS = re.compile(r"即([\u4e00-\u9fff]{2,3})(?=[，,。；;、）)]|$)")
 
 
-def _declared_same(text: str, sentences: Sequence[Sentence], out: list[Mention]) -> list[Mention]:
+def _declared_same(
+    text: str, sentences: Sequence[Sentence], out: list[Mention], title: str
+) -> list[Mention]:
     by_end = {m.end: m for m in out if m.kind == "person" and not m.weak}
     same: dict[str, Mention] = {}
     for g in _SAME_AS.finditer(text):
@@ -300,7 +302,9 @@ def _declared_same(text: str, sentences: Sequence[Sentence], out: list[Mention])
     if not same:
         return out
     rx = re.compile("|".join(re.escape(n) for n in sorted(same, key=len, reverse=True)))
-    spans = [(g.start(), g.end(), g.group()) for g in rx.finditer(text)]
+    # not on the title line ("阿长与山海经" names the work, and says nothing of her)
+    body = sentences[1].start if len(sentences) > 1 and sentences[0].text.strip() == title else 0
+    spans = [(g.start(), g.end(), g.group()) for g in rx.finditer(text, body)]
     gone = {fold(n) for n in same}
 
     def replaced(m: Mention) -> bool:
