@@ -184,3 +184,5 @@ def test_a_story_bringing_someone_in_says_who_she_is(store: Store, tmp_path: Pat
     assert defining_score("所以他的父亲叫伊阿秀，是一个好人。", ["阿秀"]) > 0
     assert defining_score("又一个阿Ｑ来了。", ["阿Ｑ"]) == 0
     assert defining_score("全山村中，只有连殳是出外游学的学生。", ["连殳"]) > 0
+    assert defining_score("另叫柳妈做帮手；然而柳妈是善女人，吃素，不杀生的。", ["柳妈"]) > 0
+    assert defining_score("他们说柳妈是不会来的。", ["柳妈"]) == 0  # no clause starts at the name

@@ -44,8 +44,9 @@ _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
 # The name, a short aside between commas, then the copula: "长妈妈，已经说过，是…".
 _ASIDE_COPULA = re.compile(r"[，,][^，,。；;！？]{1,6}[，,](?:是|就是|便是|原是|本是)(?!不|否)")
-# Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生".
-_CLAUSE_ADVERB = re.compile(r"(?:只有|惟有|唯有|独有|原来|本来)$")
+# Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生",
+# "；然而柳妈是善女人，吃素，不杀生的".
+_CLAUSE_ADVERB = re.compile(r"(?:只有|惟有|唯有|独有|原来|本来|然而|但是|可是|不过|因为|所以|但|而)$")
 _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
 # a longer head that starts with the name ("美国退还的赔款　指…").
