@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from wikikv.compile.subjects import CARRY, NONE, sentence_roles
+from wikikv.compile import model
+from wikikv.compile.model import DocAnalysis
+from wikikv.compile.subjects import CARRY, HEADING, NONE, TOPIC, sentence_roles
 from wikikv.llm.base import MentionOut
 from wikikv.text.digest import Sentence, split_sentences
 
@@ -48,3 +50,34 @@ def test_a_pronoun_inside_speech_does_not_carry_the_speaker() -> None:
     # The same pronoun in narration carries the subject on.
     narrated = "祥林嫂到了镇上。她是很听话的。"
     assert role_of(narrated, "她是很听话的") == CARRY
+
+
+def test_a_name_in_someone_elses_quoted_claim_is_not_the_subject() -> None:
+    # a critic's sentence, quoted in a note: what the critic says of her, not a fact of hers
+    text = "〔8〕见某君的文章：“她是旧时代的人物。祥林嫂是二重性的反动的人物。”"
+    assert role_of(text, "二重性") == NONE
+    narrated = "后来祥林嫂是一个很能做事的女工。"
+    assert role_of(narrated, "很能做事") == 0
+
+
+def test_a_line_without_punctuation_is_no_sentence_of_anyone() -> None:
+    # the text's title line (and a date or signature line) says nothing of the name in it
+    text = "祥林嫂的故事\n祥林嫂到了镇上。"
+    assert role_of(text, "的故事") == HEADING
+    assert role_of(text, "到了镇上") >= 0  # its own mention is the subject
+
+
+def test_a_new_note_stops_the_chain_of_subjects() -> None:
+    text = (
+        "〔4〕祥林嫂是鲁镇的女工。\n"
+        "〔5〕Ｌｏｍｂｒｏｓｏ龙勃罗梭（1836—1909），意大利精神病学者。他认为犯罪是遗传的结果。"
+    )
+    sents, roles = roles_of(text)
+    assert roles[0] == 0  # the note's head word is the subject of its first sentence
+    assert roles[1] == TOPIC  # a note on a head word without a page
+    # its 他 is 龙勃罗梭: resolved in the model, the chain stops at TOPIC
+    assert roles[2] == CARRY
+    doc = DocAnalysis(id="d", title="d", lang="zh", fingerprint="", sentences=[], roles=roles)
+    keyed: list[str | None] = [NAME]
+    subjects_of = model._subjects(doc, keyed, {NAME}, lambda key: "person")
+    assert subjects_of == {0: NAME}

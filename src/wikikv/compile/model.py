@@ -47,7 +47,8 @@ class DocAnalysis(msgspec.Struct):
     mentions: list[MentionOut] = msgspec.field(default_factory=list)
     informative: list[int] = msgspec.field(default_factory=list)
     summary: str = ""
-    # per sentence: index of its subject mention, or subjects.CARRY / NONE / HEADING
+    # per sentence: index of its subject mention, or subjects.CARRY / NONE / HEADING / OTHER /
+    # TOPIC
     roles: list[int] = msgspec.field(default_factory=list)
     # LLM mode: the grounded page answer (facts, links with reasons, summaries, tags)
     llm: PageNotes | None = None
@@ -548,6 +549,8 @@ def _subjects(
         elif role == subjects.OTHER:
             out[idx] = OTHER_SUBJECT  # about a relative: a fact of no page, a mention of hers
             last = None
+        elif role == subjects.TOPIC:
+            last = None  # a note on someone without a page: its 他 is not the last subject
     return out
 
 

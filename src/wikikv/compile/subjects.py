@@ -22,6 +22,10 @@ NONE = -1
 CARRY = -2
 HEADING = -3  # a Markdown heading line: no subject, and never a fact or a mention of anyone
 OTHER = -4  # the subject is someone unnamed the sentence relates to the last one ("Her father")
+# A note of the annotated edition opens here (〔5〕, ⑺) on a head word no page is for
+# ("〔5〕Ｌｏｍｂｒｏｓｏ龙勃罗梭（1836—1909），意大利精神病学者"): a new topic, so the 他 of the
+# note's next sentence is that head, never the subject of the note before.
+TOPIC = -5
 
 _ZH_OPENERS = re.compile(
     r"^(?:但是|但|于是|这时|那时|后来|然而|而且|而|可是|因此|所以|只是|不料|忽然|原来|当时|其实|"
@@ -34,6 +38,10 @@ _ZH_ELLIPSIS = re.compile(
     r"^(?:便|就|又|也|却|才|只|还|已|都|再|正|忽|竟|终于|一面|连忙|赶紧|于是便|随即|接着|"
     r"说|道|问|答|笑|想|看|走|站|坐)"
 )
+_ZH_NOTE_START = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])")
+# A Chinese line with none of these marks is set apart from the prose — the text's title
+# ("鲁迅译著书目"), a date, a signature — and says nothing of anyone it names.
+_ZH_PUNCTUATED = re.compile(r"[。！？；，、：…!?;,:]")
 _EN_PRONOUN = re.compile(r"^(?:[A-Z][\w ,]{0,40}, )?(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
 _LEAD = " \t\u3000“”\"‘’'「」『』（）()—-…*#>"
 _EN_OPENER = re.compile(r"^(?:[\w'’-]+ ){0,7}[\w'’)-]+, $|^(?:However|Later|Then|Also|In \d{4}) ?$")
@@ -80,10 +88,17 @@ def sentence_roles(
         by_sent.setdefault(m.sent, []).append(n)
     roles: list[int] = []
     for idx, s in enumerate(sentences):
-        if is_heading(s.text) or _bare_name(text, s, mentions, by_sent.get(idx, [])):
+        if (
+            is_heading(s.text)
+            or _bare_name(text, s, mentions, by_sent.get(idx, []))
+            or (lang == "zh" and not _ZH_PUNCTUATED.search(s.text))
+        ):
             roles.append(HEADING)
             continue
         body = s.text.lstrip(_LEAD)
+        note = _ZH_NOTE_START.match(body) if lang == "zh" else None
+        if note:  # "〔2〕柏生即孙伏园…": the note's head word is its first sentence's subject
+            body = body[note.end() :].lstrip(_LEAD)
         lead = len(s.text) - len(body)
         i = first.get(idx)
         if lang != "zh" and i is not None:
@@ -92,7 +107,10 @@ def sentence_roles(
         if lang == "zh" and _asks(body):
             role = NONE  # a question asserts nothing about anyone: at most a mention
         elif i is not None and _is_subject(text, s, lead, mentions[i], lang):
-            if not (lang == "zh" and _addressed(text, mentions[i])):
+            # Chinese: a name inside someone's quoted words is what that speaker says of it
+            # (a critic's "鲁迅是二重性的反革命的人物", a name called out: "祥林嫂，你放着罢！"),
+            # not the narrative's statement about it: a mention, not a key fact.
+            if not (lang == "zh" and _in_speech(text, mentions[i].start)):
                 role = i
         elif lang == "zh":
             # Inside quoted speech 他/她 and a dropped subject belong to the speech, not to the
@@ -105,6 +123,8 @@ def sentence_roles(
             role = OTHER
         elif _EN_PRONOUN.match(body) or _EN_CLAUSE_PRONOUN.match(body):
             role = CARRY
+        if role == NONE and lang == "zh" and _ZH_NOTE_START.match(s.text):
+            role = TOPIC
         roles.append(role)
     return roles
 
@@ -163,10 +183,3 @@ def _in_speech(text: str, pos: int) -> bool:
     runs over several paragraphs reopens its quote at each, so counting restarts there)."""
     para = text[text.rfind("\n", 0, pos) + 1 : pos]
     return para.count("“") > para.count("”")
-
-
-def _addressed(text: str, m: MentionOut) -> bool:
-    """A name said to its bearer inside speech ("“祥林嫂，你放着罢！”"): a vocative, not the
-    subject of what is said."""
-    return text[m.end : m.end + 1] in "，,！!：:" and _in_speech(text, m.start)
-
