@@ -81,3 +81,15 @@ def test_a_new_note_stops_the_chain_of_subjects() -> None:
     keyed: list[str | None] = [NAME]
     subjects_of = model._subjects(doc, keyed, {NAME}, lambda key: "person")
     assert subjects_of == {0: NAME}
+
+
+def test_a_quotation_over_several_paragraphs_is_speech_in_its_middle() -> None:
+    # the later paragraphs do not reopen the quote; it closes at the end of the last one
+    text = (
+        "文中有这样的对于我的警告：\n“他到了镇上，就不说话了。\n"
+        "祥林嫂竟跑出了现社会。她把镜子藏起来了。\n祥林嫂躲避了。”\n祥林嫂到了镇上。"
+    )
+    assert role_of(text, "跑出了现社会") == NONE
+    assert role_of(text, "她把镜子") == NONE
+    assert role_of(text, "祥林嫂躲避了") == NONE
+    assert role_of(text, "到了镇上。") >= 0  # narration again after the quotation closes

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from wikikv.llm.base import MentionOut
+from wikikv.text.definitions import in_speech
 from wikikv.text.digest import Sentence, is_heading
 
 NONE = -1
@@ -110,12 +111,12 @@ def sentence_roles(
             # Chinese: a name inside someone's quoted words is what that speaker says of it
             # (a critic's "鲁迅是二重性的反革命的人物", a name called out: "祥林嫂，你放着罢！"),
             # not the narrative's statement about it: a mention, not a key fact.
-            if not (lang == "zh" and _in_speech(text, mentions[i].start)):
+            if not (lang == "zh" and in_speech(text, mentions[i].start)):
                 role = i
         elif lang == "zh":
             # Inside quoted speech 他/她 and a dropped subject belong to the speech, not to the
             # narrative's subject ("他是很听话的" in 祥林嫂's words is her son).
-            if (_ZH_PRONOUN.match(body) or _ZH_ELLIPSIS.match(body)) and not _in_speech(
+            if (_ZH_PRONOUN.match(body) or _ZH_ELLIPSIS.match(body)) and not in_speech(
                 text, s.start + lead
             ):
                 role = CARRY
@@ -176,10 +177,3 @@ _ZH_QUESTION_END = re.compile(r"[？?][”’」』…\s]*$")
 
 def _asks(body: str) -> bool:
     return bool(_ZH_QUESTION_END.search(body))
-
-
-def _in_speech(text: str, pos: int) -> bool:
-    """Whether ``pos`` lies inside a quotation opened earlier in its paragraph (a speech that
-    runs over several paragraphs reopens its quote at each, so counting restarts there)."""
-    para = text[text.rfind("\n", 0, pos) + 1 : pos]
-    return para.count("“") > para.count("”")

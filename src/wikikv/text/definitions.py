@@ -117,9 +117,20 @@ def tells_what_it_is(sentence: str, names: list[str]) -> bool:
 
 
 def in_speech(text: str, pos: int) -> bool:
-    """Whether ``pos`` lies inside a quotation opened earlier in its paragraph."""
-    para = text[text.rfind("\n", 0, pos) + 1 : pos]
-    return para.count("“") > para.count("”")
+    """Whether ``pos`` lies inside a quotation: one opened earlier in its paragraph, or one
+    whose next quotation mark closes it — a quotation running over several paragraphs whose
+    later paragraphs do not reopen it (a critic's article quoted at length: "…鲁迅先生竟跑出了
+    现社会…鲁迅先生躲避了。”"); the look ahead stops after a few paragraphs."""
+    start = text.rfind("\n", 0, pos) + 1
+    before = text[start:pos]
+    if before.count("“") > before.count("”"):
+        return True
+    ahead = _NEXT_QUOTE.search(text, pos, min(len(text), pos + _QUOTE_LOOKAHEAD))
+    return ahead is not None and ahead.group() == "”"
+
+
+_NEXT_QUOTE = re.compile("[“”]")
+_QUOTE_LOOKAHEAD = 1500  # characters: a few paragraphs
 
 
 def without_note_mark(sentence: str) -> str:
