@@ -12,6 +12,7 @@ import pytest
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title
 from wikikv.compile import state
 from wikikv.store.store import Store, open_store
+from wikikv.text.definitions import defining_score
 
 CARTER = """# 赶车
 
@@ -59,3 +60,9 @@ def test_the_corpus_common_names_count_documents_not_mentions(store: Store, tmp_
     names = descriptor.top_entities
     assert names[:2] == ["阿贵", "七斤"]
     assert "临河" not in names
+
+
+def test_a_definition_that_points_back_at_its_context_defines_nothing() -> None:
+    assert defining_score("鲁迅是它的发起人之一。", ["鲁迅"]) == 0
+    assert defining_score("鲁迅是这个文学团体的支持者。", ["鲁迅"]) == 0
+    assert defining_score("鲁迅是浙江绍兴人，一九一八年开始写小说。", ["鲁迅"]) > 0

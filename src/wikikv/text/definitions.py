@@ -43,6 +43,9 @@ _INTRODUCED = re.compile(r"(?:有|坐着|住着|来了|出来|进来|是)(?:一�
 _NAMING_GLOSS = re.compile(r"^[，,](?:说是|是|原是|本是|乃是)")
 _CLAUSE_END = frozenset("，。；！、）)：,;!")
 # The name, a short aside between commas, then the copula: "长妈妈，已经说过，是…".
+# What the copula's predicate opens with when it points back at what was said before (它的,
+# 他的, 该, 这个): the sentence does not say who the entity is by itself.
+_LEANS_ON_CONTEXT = re.compile(r"^\s*(?:它|他|她|伊|其|该|此|这|那)")
 _ASIDE_COPULA = re.compile(r"[，,][^，,。；;！？]{1,6}[，,](?:是|就是|便是|原是|本是)(?!不|否)")
 # Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生",
 # "；然而柳妈是善女人，吃素，不杀生的".
@@ -170,7 +173,10 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
         return 3  # a note on a book or a journal: "〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"
     if body.startswith(name):
         rest = body[len(name) :]
-        if _COPULA.match(rest):
+        copula = _COPULA.match(rest)
+        if copula and _LEANS_ON_CONTEXT.match(rest[copula.end() :]):
+            return 0  # "鲁迅是它的发起人之一": who "它" is was said before; alone it says nothing
+        if copula:
             score = 4
         elif _ASIDE_COPULA.match(rest):
             score = 3  # "长妈妈，已经说过，是一个一向带领着我的女工"
