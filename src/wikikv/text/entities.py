@@ -629,6 +629,28 @@ _ZH_GLOSS = r"\s*[（(](?:英文|英语|English)?[:：]?\s*([A-Z][A-Za-z'’.-]*
 _ZH_GLOSS += r"(?=[，,；;）)])"
 
 
+_GLOSS_AFTER_TITLE = {"zh": re.compile(_ZH_GLOSS), "en": re.compile(_EN_GLOSS)}
+
+
+def _title_gloss(
+    title: str, text: str, sentences: Sequence[Sentence], lang: str
+) -> tuple[int, re.Match[str]] | None:
+    """The first place in ``sentences`` where the title is followed by its name in the other
+    script ("Lu Xun (Chinese: 鲁迅)", "鲁迅（Lu Xun，…"): the sentence's index and the match.
+    The gloss pattern is compiled once; a pattern per title cost a compile per document."""
+    if not title:
+        return None
+    rx = _GLOSS_AFTER_TITLE["zh" if lang == "zh" else "en"]
+    for idx, s in enumerate(sentences):
+        at = text.find(title, s.start, s.end)
+        while at >= 0:
+            m = rx.match(text, at + len(title), s.end)
+            if m is not None:
+                return idx, m
+            at = text.find(title, at + 1, s.end)
+    return None
+
+
 def declared_aliases(
     title: str, text: str, sentences: Sequence[Sentence], lang: str
 ) -> list[Mention]:
@@ -643,12 +665,10 @@ def declared_aliases(
             name = m.group(1)
             if fold(name) != key:
                 out.append(Mention(key, name, ALIAS_KIND, idx, m.start(1), m.end(1), True))
-    gloss = re.compile(re.escape(title) + (_ZH_GLOSS if lang == "zh" else _EN_GLOSS))
-    for idx, s in enumerate(sentences[:ALIAS_SENTENCES]):
-        g = gloss.search(text, s.start, s.end)
-        if g is not None:
-            out.append(Mention(key, g.group(1), ALIAS_KIND, idx, g.start(1), g.end(1), True))
-            break
+    g = _title_gloss(title, text, sentences[:ALIAS_SENTENCES], lang)
+    if g is not None:
+        idx, m = g
+        out.append(Mention(key, m.group(1), ALIAS_KIND, idx, m.start(1), m.end(1), True))
     if lang != "zh":
         full = _declared_full_name(title, text, sentences)
         if full is not None:
