@@ -26,6 +26,7 @@ def kb() -> Iterator[KnowledgeBase]:
     pages["/films/Kalavar King"] = "Kalavar King is a 2010 Telugu film that came out in May."
     pages["/films/Ogro"] = "Ogro is a 1979 drama by Gillo Pontecorvo."
     pages["/films/Northwest Passage (Song)"] = "Northwest Passage is a song by Stan Rogers."
+    pages["/films/Salvador J. Lara"] = "Salvador J. Lara was a film director."
     for path, text in pages.items():
         title = path.rsplit("/", 1)[-1]
         kb.put(path, text, FileMeta(kind="entity", title=title))
@@ -55,5 +56,15 @@ def test_named_pages_are_the_longest_capitalised_runs_that_are_page_names(
     run = _Nav(kb, q, Budget(max_reads=30), extractive_needs_deeper(), 8, 3)
     assert run.named_pages() == [
         ("Northwest Passage (Song)", "/films/Northwest Passage (Song)"),
+        ("Ogro", "/films/Ogro"),
+    ]
+
+
+def test_a_name_with_an_initial_keeps_its_period(kb: KnowledgeBase) -> None:
+    # "J." is part of the name; the period that ends the question is not
+    q = "Who lived longer, Salvador J. Lara or the director of Ogro."
+    run = _Nav(kb, q, Budget(max_reads=30), extractive_needs_deeper(), 8, 3)
+    assert run.named_pages() == [
+        ("Salvador J. Lara", "/films/Salvador J. Lara"),
         ("Ogro", "/films/Ogro"),
     ]

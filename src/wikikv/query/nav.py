@@ -654,7 +654,9 @@ class _Nav:
     def named_pages(self) -> list[tuple[str, str]]:
         """(name, path) of the pages whose name or alias the question spells out: the longest
         run of words starting with a capital or a digit that is a page's exact name."""
-        words = [w.strip('?,.!;:"“”') for w in self.query.split()]
+        # A period stays on a word here (the initial of "Salvador J. Lara", "St. Louis"): a
+        # sentence's final one is tried away below, with the whole gram.
+        words = [w.strip('?,!;:"“”') for w in self.query.split()]
         out: list[tuple[str, str]] = []
         i = 0
         while i < len(words):
@@ -662,19 +664,26 @@ class _Nav:
             if words[i][:1].isupper() or words[i][:1].isdigit():
                 for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
                     gram = " ".join(words[i : i + n])
-                    if n == 1 and fold(gram) in STOPWORDS:
+                    if n == 1 and fold(gram.rstrip(".")) in STOPWORDS:
                         continue
-                    pages = [
-                        h.path
-                        for h in self.kb.find_names(gram, limit=4, exact=True)
-                        if not h.path.startswith(SOURCES)
-                    ]
+                    pages = self._pages_named(gram)
+                    if not pages and gram.endswith("."):
+                        gram = gram.rstrip(".")
+                        pages = self._pages_named(gram)
                     if pages:
                         out.extend((gram, p) for p in pages if (gram, p) not in out)
                         matched = n
                         break
             i += max(matched, 1)
         return out
+
+    def _pages_named(self, name: str) -> list[str]:
+        """The pages (not source texts) whose name or alias is exactly ``name``."""
+        return [
+            h.path
+            for h in self.kb.find_names(name, limit=4, exact=True)
+            if not h.path.startswith(SOURCES)
+        ]
 
     def rank_links(self, rec: FileRecord) -> list[str]:
         """Wikilinked pages, those whose names share terms with the query first."""
