@@ -209,19 +209,60 @@ class Gazetteer:
     by_first: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
     size: int = 0
+    # first word → its bucket's multi-word entries by second word, and its one-word entries
+    # (None: the bucket is not longest first, so it is scanned whole); see candidates()
+    _by_second: dict[str, _Split | None] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, surface: str, key: str) -> None:
         """Add one spelling; call :meth:`finish` after the last one."""
         toks = gazetteer_tokens(surface)
         if toks:
             self.by_first.setdefault(toks[0], []).append((toks, key))
+            self._by_second.clear()
 
     def finish(self) -> Gazetteer:
         """Longest sequences first (ties in a fixed order), duplicates dropped."""
         for first, bucket in self.by_first.items():
             self.by_first[first] = sorted(set(bucket), key=lambda x: (-len(x[0]), x))
         self.size = sum(len(b) for b in self.by_first.values())
+        self._by_second.clear()
         return self
+
+    def candidates(self, first: str, second: str | None) -> Iterable[_Entry]:
+        """The entries of ``first``'s bucket, in its order, that can match before a word
+        ``second`` (None: the text ends): one-word entries and those whose second word it is.
+        The others cannot match there; skipping them spares a scan of the whole bucket per
+        capitalised word (a common first name's bucket holds hundreds of titles)."""
+        if first not in self._by_second:
+            self._by_second[first] = _split(self.by_first.get(first, ()) or ())
+        split = self._by_second[first]
+        if split is None:
+            return self.by_first.get(first, ()) or ()
+        longer, singles = split
+        if second is None:
+            return singles
+        more = longer.get(second)
+        return singles if more is None else (more + singles if singles else more)
+
+
+_Entry = tuple[tuple[str, ...], str]
+_Split = tuple[dict[str, list[_Entry]], list[_Entry]]
+
+
+def _split(bucket: Iterable[_Entry]) -> _Split | None:
+    """``bucket``'s multi-word entries by second word and its one-word entries, each in bucket
+    order; None when a one-word entry comes before a longer one (a bucket not longest first),
+    where putting the one-word entries last would change which entry matches first."""
+    longer: dict[str, list[_Entry]] = {}
+    singles: list[_Entry] = []
+    for entry in bucket:
+        if len(entry[0]) == 1:
+            singles.append(entry)
+        elif singles:
+            return None
+        else:
+            longer.setdefault(entry[0][1], []).append(entry)
+    return longer, singles
 
 
 def gazetteer_tokens(surface: str) -> tuple[str, ...]:
@@ -442,7 +483,7 @@ def _match_gazetteer(
     sentence_initial: bool,
 ) -> tuple[int, str] | None:
     word = toks[i][0]
-    for seq, key in gaz.by_first.get(folded[i], ()):
+    for seq, key in gaz.candidates(folded[i], folded[i + 1] if i + 1 < len(folded) else None):
         j = i + len(seq)
         if j > len(toks) or tuple(folded[i:j]) != seq:
             continue
