@@ -66,3 +66,10 @@ def test_a_definition_that_points_back_at_its_context_defines_nothing() -> None:
     assert defining_score("鲁迅是它的发起人之一。", ["鲁迅"]) == 0
     assert defining_score("鲁迅是这个文学团体的支持者。", ["鲁迅"]) == 0
     assert defining_score("鲁迅是浙江绍兴人，一九一八年开始写小说。", ["鲁迅"]) > 0
+
+
+def test_ji_as_at_once_or_even_if_is_no_copula() -> None:
+    assert defining_score("章士钊即潜逃天津，并在周刊上宣称。", ["章士钊"]) == 0
+    assert defining_score("西滢即使不说，大家也知道。", ["西滢"]) == 0
+    assert defining_score("〔2〕柏生即孙伏园（1894—1966），浙江绍兴人。", ["柏生"]) > 0
+    assert defining_score("西滢即陈源。", ["西滢"]) > 0

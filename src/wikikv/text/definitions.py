@@ -23,9 +23,13 @@ import re
 
 _NOTE_MARK = re.compile(r"^[\s\u3000“”‘’\"']*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])?[\s\u3000]*")
 _NOTE_ONLY = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])[\s\u3000]*")
+# After 即, what makes it "at once" or "even if" rather than "is": "章士钊即潜逃天津" (he fled at
+# once), 即使, 即刻, 即以…, 即由….
+_JI_NOT_COPULA = "使|便|刻|日|行|将|被|可|如|若|以|由|因|潜|逃|离|赴|回|去|往|到|已|又"
 _COPULA = re.compile(
-    r"^(?:君|先生|女士|氏)?(?:[（(][^）)\n]{0,40}[）)])?[，,]?\s*(?:是|乃|即|就是|便是|原是|本是|原名|本名|又名|笔名"
-    r"|字|号)(?!不|否|在|从|要|会|能|说)"
+    r"^(?:君|先生|女士|氏)?(?:[（(][^）)\n]{0,40}[）)])?[，,]?\s*"
+    r"(?:是|乃|即(?!" + _JI_NOT_COPULA + r")|就是|便是|原是|本是|原名|本名|又名|笔名|字|号)"
+    r"(?!不|否|在|从|要|会|能|说)"
 )
 # A naming verb right before the name; not after a negation ("我又并非就是阿Ｑ"), and a bare 叫
 # not after a pronoun ("我叫阿毛，没有应": I called him).
@@ -49,7 +53,9 @@ _LEANS_ON_CONTEXT = re.compile(r"^\s*(?:它|他|她|伊|其|该|此|这|那)")
 _ASIDE_COPULA = re.compile(r"[，,][^，,。；;！？]{1,6}[，,](?:是|就是|便是|原是|本是)(?!不|否)")
 # Words that may stand between a clause's start and its subject: "，只有连殳是出外游学的学生",
 # "；然而柳妈是善女人，吃素，不杀生的".
-_CLAUSE_ADVERB = re.compile(r"(?:只有|惟有|唯有|独有|原来|本来|然而|但是|可是|不过|因为|所以|但|而)$")
+_CLAUSE_ADVERB = re.compile(
+    r"(?:只有|惟有|唯有|独有|原来|本来|然而|但是|可是|不过|因为|所以|但|而)$"
+)
 _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
 # a longer head that starts with the name ("美国退还的赔款　指…").
@@ -212,8 +218,12 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
 _SHORT = 24
 _SUMMARY_MAX = 3
 _SENTENCE_END = re.compile(r"[。！？!?]+[”’」』]*")
-_DEMONSTRATIVE = re.compile(r"^[\s\u3000“]*(?:这|那|此)[\u4e00-\u9fff]{0,3}(?:便是|就是|即是|是|乃)")
-_GOES_ON = re.compile(r"^[\s\u3000]*(?:他|她|伊)(?!们)|^[\s\u3000]*(?:便|就|又|也|却|才|只|还|已|都)")
+_DEMONSTRATIVE = re.compile(
+    r"^[\s\u3000“]*(?:这|那|此)[\u4e00-\u9fff]{0,3}(?:便是|就是|即是|是|乃)"
+)
+_GOES_ON = re.compile(
+    r"^[\s\u3000]*(?:他|她|伊)(?!们)|^[\s\u3000]*(?:便|就|又|也|却|才|只|还|已|都)"
+)
 
 
 def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
