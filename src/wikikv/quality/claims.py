@@ -99,6 +99,9 @@ class NameIndex:
     def __init__(self) -> None:
         self._owners: dict[str, set[str]] = defaultdict(set)
         self._longest = 1
+        # the lengths of the names, longest first: opening() looks up only these (the wiki's
+        # longest name is ~100 characters, so a quote tried at every length cost ~50 lookups)
+        self._lengths: list[int] = []
 
     def add(self, path: str, names: list[str]) -> None:
         for name in names:
@@ -106,12 +109,18 @@ class NameIndex:
             if len(key) >= (2 if _cjk(key) else NAME_MIN):
                 self._owners[key].add(path)
                 self._longest = max(self._longest, len(key))
+                if len(key) not in self._lengths:
+                    self._lengths = sorted({*self._lengths, len(key)}, reverse=True)
 
     def opening(self, quote: str) -> tuple[str, int] | None:
         """The page whose whole name opens ``quote`` (the longest name wins), and the name's
         length. A name a longer proper name continues ("Keith" of "Keith Moon") is no match."""
         head = fold(quote[: self._longest + 2])
-        for key_len in range(min(len(head), self._longest), 1, -1):
+        for key_len in self._lengths:
+            if key_len > len(head):
+                continue
+            if key_len < 2:
+                break
             owners = self._owners.get(head[:key_len])
             if owners is None or len(owners) != 1:
                 continue
