@@ -57,6 +57,10 @@ WEIGHTS = (10.0, 8.0, 4.0, 3.0, 1.0)
 B = (0.4, 0.4, 0.4, 0.6, 0.75)
 K1 = 1.2
 EXACT_BOOST = 1000.0
+# Among the hits a name matches exactly, the wiki's own page on it comes before the source texts
+# of the same title (`search 鲁迅` gave the article 鲁迅 before the page that has 鲁迅 as an
+# alias): more than any BM25 difference between them, far less than the exact boost.
+ENTITY_EXACT_BONUS = 100.0
 NAME_COVERAGE_BONUS = 1.0
 FUZZY_WEIGHT = 0.7
 MAX_FUZZY = 4
@@ -283,7 +287,9 @@ def search(
         ref = doc_ref(hit.path)
         if ref not in q.exact:
             q.exact[ref] = f"exact name {hit.name!r}"
-            scores[ref] = scores.get(ref, 0.0) + EXACT_BOOST
+            entry = q.doc(ref)
+            page = entry is not None and entry.kind == "entity"
+            scores[ref] = scores.get(ref, 0.0) + EXACT_BOOST + (ENTITY_EXACT_BONUS if page else 0.0)
     return _collect(q, limit, kinds, dir_limit)
 
 
