@@ -12,7 +12,7 @@ import pytest
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title
 from wikikv.compile import state
 from wikikv.store.store import Store, open_store
-from wikikv.text.definitions import defining_score
+from wikikv.text.definitions import defining_score, opens_with
 
 CARTER = """# 赶车
 
@@ -73,3 +73,9 @@ def test_ji_as_at_once_or_even_if_is_no_copula() -> None:
     assert defining_score("西滢即使不说，大家也知道。", ["西滢"]) == 0
     assert defining_score("〔2〕柏生即孙伏园（1894—1966），浙江绍兴人。", ["柏生"]) > 0
     assert defining_score("西滢即陈源。", ["西滢"]) > 0
+
+
+def test_a_sentence_opening_with_a_name_as_a_time_does_not_speak_of_it() -> None:
+    assert not opens_with("辛亥革命后任绍兴军政分府都督。", ["辛亥革命"])
+    assert opens_with("辛亥革命以后，绍兴换了都督。", ["绍兴"]) is False  # not at the start
+    assert opens_with("上海后来成了大都会。", ["上海"])

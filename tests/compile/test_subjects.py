@@ -93,3 +93,9 @@ def test_a_quotation_over_several_paragraphs_is_speech_in_its_middle() -> None:
     assert role_of(text, "她把镜子") == NONE
     assert role_of(text, "祥林嫂躲避了") == NONE
     assert role_of(text, "到了镇上。") >= 0  # narration again after the quotation closes
+
+
+def test_a_name_that_says_when_is_not_the_subject() -> None:
+    text = "〔7〕王某（1883—1915），浙江人。祥林嫂后任绍兴的女工头。"
+    assert role_of(text, "后任绍兴") == NONE
+    assert role_of("祥林嫂后来到了镇上。", "后来到了") >= 0  # 后来 'later': she is the subject

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from wikikv.llm.base import MentionOut
-from wikikv.text.definitions import in_speech
+from wikikv.text.definitions import in_speech, names_a_time
 from wikikv.text.digest import Sentence, is_heading
 
 NONE = -1
@@ -160,6 +160,8 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
     if lang == "zh":
         if after[:1] in ("的", "之"):
             return False  # 祥林嫂的儿子: the son is the subject
+        if names_a_time(text[m.end : m.end + 3]):
+            return False  # 辛亥革命后任…: a time, someone else is the subject
         prefix = prefix.strip(_LEAD)
         if not prefix:
             return True

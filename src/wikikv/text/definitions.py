@@ -108,11 +108,21 @@ _STATIVE = re.compile(
 _LEAD_CHARS = " \t\u3000“”‘’「」『』（）()—…但而于是可然"
 
 
+# After a name, what makes it a time ("辛亥革命后任绍兴军政分府都督": after the revolution, someone
+# took office), not the subject; not 后来 'later' ("上海后来…") nor 前往 'go to'.
+_AS_TIME = re.compile(r"^(?:后(?!来)|前(?!往|进|去)|时|以后|以前|之后|之前|期间|以来)")
+
+
+def names_a_time(after_name: str) -> bool:
+    """Whether the text right after a name makes the name a point in time (X后, X时, X以来)."""
+    return bool(_AS_TIME.match(after_name))
+
+
 def opens_with(sentence: str, names: list[str]) -> bool:
     """Whether the sentence opens with one of ``names`` (after quotes and an opener such as
-    但, 于是): the entity is what it speaks of first."""
+    但, 于是), not as a time (辛亥革命后…): the entity is what it speaks of first."""
     body = sentence.lstrip(_LEAD_CHARS)
-    return any(n and body.startswith(n) for n in names)
+    return any(n and body.startswith(n) and not names_a_time(body[len(n) :]) for n in names)
 
 
 def tells_what_it_is(sentence: str, names: list[str]) -> bool:
