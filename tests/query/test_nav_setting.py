@@ -8,13 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.query.wiki_fixture import small_kb
+from tests.query.wiki_fixture import cited_page, small_kb
 from wikikv.bench.retrieval import nav_ranking
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import declared_names, name_share, qualifiers
 from wikikv.query.nav import nav, ranked_evidence
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileMeta
 from wikikv.store.store import Store
 
 DOCS = {
@@ -31,29 +30,14 @@ DOCS = {
 }
 
 
-def page(title: str, lines: list[tuple[str, str]]) -> tuple[str, FileMeta]:
-    """An entity page whose key facts ``(sentence, doc)`` each cite their document."""
-    facts = "\n".join(f"- {text} [^{i}]" for i, (text, _) in enumerate(lines, 1))
-    notes = "\n".join(
-        f"[^{i}]: [[/sources/articles/{doc}]] chars 0-5" for i, (_, doc) in enumerate(lines, 1)
-    )
-    meta = FileMeta(
-        kind="entity",
-        title=title,
-        summary=f"{title}的页面",
-        sources=[f"/sources/articles/{d}" for d in dict.fromkeys(doc for _, doc in lines)],
-    )
-    return f"# {title}\n\n## 要点\n{facts}\n\n{notes}\n", meta
-
-
 PAGES = {
     # The town's page cites its own texts most, a clerk's text once.
-    "/地点/绍兴": page(
+    "/地点/绍兴": cited_page(
         "绍兴",
         [(f"绍兴的桥{i}。", f"sx{i}") for i in range(1, 4)] * 3 + [("绍兴的师爷。", "sy1")],
     ),
     # The writer's page cites the texts about his works most, one report of the name once.
-    "/人物/托尔斯泰": page(
+    "/人物/托尔斯泰": cited_page(
         "托尔斯泰",
         [(f"托尔斯泰的小说{i}。", f"t{i}") for i in range(1, 13)] * 3
         + [("把托尔斯泰叫作卑污的说教人。", "q1")],

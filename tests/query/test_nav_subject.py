@@ -8,13 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.query.wiki_fixture import small_kb
+from tests.query.wiki_fixture import cited_page, small_kb
 from wikikv.bench.retrieval import nav_ranking
 from wikikv.query.budget import Budget
 from wikikv.query.evidence import declared_names, qualifiers
 from wikikv.query.nav import nav
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileMeta
 from wikikv.store.store import Store
 
 DOCS = {
@@ -31,35 +30,20 @@ DOCS = {
 }
 
 
-def page(title: str, lines: list[tuple[str, str]]) -> tuple[str, FileMeta]:
-    """An entity page whose key facts ``(sentence, doc)`` each cite their document."""
-    facts = "\n".join(f"- {text} [^{i}]" for i, (text, _) in enumerate(lines, 1))
-    notes = "\n".join(
-        f"[^{i}]: [[/sources/articles/{doc}]] chars 0-5" for i, (_, doc) in enumerate(lines, 1)
-    )
-    meta = FileMeta(
-        kind="entity",
-        title=title,
-        summary=f"{title}的页面",
-        sources=[f"/sources/articles/{d}" for d in dict.fromkeys(doc for _, doc in lines)],
-    )
-    return f"# {title}\n\n## 要点\n{facts}\n\n{notes}\n", meta
-
-
 PAGES = {
     # A small town, cited by fewer documents than the play staged there (so more specific),
     # most often by the texts about the town itself.
-    "/地点/绍兴": page(
+    "/地点/绍兴": cited_page(
         "绍兴", [("绍兴的桥。", "sx1")] * 4 + [("绍兴的街。", "sx2")] * 3 + [("在绍兴。", "mu1")]
     ),
-    "/专名/目连戏": page("目连戏", [(f"目连戏第{i}出。", f"mu{i}") for i in range(1, 6)]),
-    "/人物/易卜生": page(
+    "/专名/目连戏": cited_page("目连戏", [(f"目连戏第{i}出。", f"mu{i}") for i in range(1, 6)]),
+    "/人物/易卜生": cited_page(
         "易卜生",
         [("易卜生是剧作家。", "ib2")] * 2
         + [(f"提到易卜生{i}。", f"e{i}") for i in range(1, 4)]
         + [("〔2〕伊孛生（H. Ibsen）通译易卜生。", "ib1")],
     ),
-    "/人物/伊孛生": page("伊孛生", [("伊孛生的娜拉。", "ib1")] * 3),
+    "/人物/伊孛生": cited_page("伊孛生", [("伊孛生的娜拉。", "ib1")] * 3),
 }
 
 

@@ -149,3 +149,19 @@ def make_store(url: str = "memory://") -> tuple[Store, KnowledgeBase]:
     kb = store.create_kb("films")
     build(kb)
     return store, kb
+
+
+def cited_page(title: str, lines: list[tuple[str, str]]) -> tuple[str, FileMeta]:
+    """An entity page (text, meta) whose key facts ``(sentence, doc)`` each cite their document
+    under /sources/articles."""
+    facts = "\n".join(f"- {text} [^{i}]" for i, (text, _) in enumerate(lines, 1))
+    notes = "\n".join(
+        f"[^{i}]: [[/sources/articles/{doc}]] chars 0-5" for i, (_, doc) in enumerate(lines, 1)
+    )
+    meta = FileMeta(
+        kind="entity",
+        title=title,
+        summary=f"{title}的页面",
+        sources=[f"/sources/articles/{d}" for d in dict.fromkeys(doc for _, doc in lines)],
+    )
+    return f"# {title}\n\n## 要点\n{facts}\n\n{notes}\n", meta
