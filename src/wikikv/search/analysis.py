@@ -8,12 +8,13 @@ import os
 import re
 import struct
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TypeVar
 
 import msgspec
 
 from wikikv.search.tokenize import (
+    deletes,
     fuzzy_eligible,
     joined_name,
     segmenter_tag,
@@ -139,6 +140,17 @@ class IndexKeys:
 
     def variant(self, variant: str, word: str) -> bytes:
         return self.variant_prefix(variant) + word.encode("utf-8")
+
+    def variant_keys(self, words: Iterable[str]) -> set[bytes]:
+        """``{variant(v, w) for w in words for v in deletes(w)}`` without two calls per key:
+        a first build's flush makes ~480k of them for one copy of 2Wiki 6k."""
+        v = self._v
+        return {
+            v + d.encode("utf-8") + tail
+            for w in words
+            for tail in (b"\x00" + w.encode("utf-8"),)
+            for d in deletes(w)
+        }
 
     def postings_range(self) -> tuple[bytes, bytes]:
         return self._p, self.base + b"q"

@@ -334,8 +334,9 @@ def _vocabulary(added: Sequence[Packed]) -> set[str]:
 
 
 def _variant_ops(ik: IndexKeys, words: Iterable[str]) -> list[Op]:
-    variants = {ik.variant(v, w) for w in words for v in deletes(w)}
-    return [Put(key, b"") for key in sorted(variants)]
+    # Put(key, b""), made with tuple.__new__ (no Python-level constructor per key)
+    new_tuple = tuple.__new__
+    return [new_tuple(Put, (key, b"", ANY)) for key in sorted(ik.variant_keys(words))]
 
 
 def _apply(
