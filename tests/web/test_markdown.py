@@ -59,6 +59,14 @@ def test_wikilinks_and_citations_become_links() -> None:
     assert '<a href="/wiki/k/page?path=Shaoxing" class="wikilink"' in html
 
 
+def test_a_link_without_a_label_shows_the_page_name_not_its_path() -> None:
+    text = "[^1]: [[/sources/articles/彷徨%2F祝福]] chars 3-9\n\nSee [[/people/Lu Xun]].\n"
+    html = render(text, links())
+    assert ">彷徨/祝福</a>" in html
+    assert ">Lu Xun</a>" in html
+    assert "%2F祝福</a>" not in html
+
+
 def test_a_long_listing_takes_the_fast_path_and_matches_markdown_it() -> None:
     lines = [f"- [[/d/E {i}|E {i}]] — summary {i}" for i in range(50)]
     text = "# d\n> 50 entries\n\n" + "\n".join(lines) + "\n\nAfter the *list*.\n"

@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
 from wikikv.compile.pages import NOTE_LINE
+from wikikv.store.paths import ROOT, basename, unescape_segment
 
 _TAGS = {
     "a", "p", "br", "hr", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li",
@@ -72,6 +73,14 @@ def citations_of(text: str) -> dict[str, Citation]:
     return out
 
 
+def link_label(target: str) -> str:
+    """What a wikilink without a label shows: the page's own name, unescaped ("彷徨/祝福" for
+    [[/sources/articles/彷徨%2F祝福]], a citation's source), not its escaped path."""
+    if not target.startswith("/") or target == ROOT:
+        return target
+    return unescape_segment(basename(target)) or target
+
+
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if not src.startswith("[[", pos):
@@ -82,7 +91,7 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     if not silent:
         links: Links = state.env["links"]
         target = m.group(1).strip()
-        label = (m.group(2) or "").strip() or target
+        label = (m.group(2) or "").strip() or link_label(target)
         links.targets.append(target)
         token = state.push("link_open", "a", 1)
         token.attrs = {"href": links.page_url(target), "class": "wikilink"}
@@ -147,6 +156,7 @@ def _fast_item(line: str, links: Links) -> str | None:
     label = (m.group(2) or "").strip() or target
     if not target or label != (m.group(2) or target):
         return None  # padding markdown-it would trim differently: let it decide
+    label = m.group(2) or link_label(target)
     links.targets.append(target)
     href = escape(links.page_url(target), quote=True)
     return f'<li><a href="{href}" class="wikilink">{escape(label, quote=False)}</a>' + (
