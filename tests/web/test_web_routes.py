@@ -93,6 +93,13 @@ def test_redirects_are_followed_and_said(open_site: Served) -> None:
     assert "Moved soon." in r.text
 
 
+def test_a_page_and_a_directory_show_their_title_once(open_site: Served) -> None:
+    for path, title in (("/people/Lu Xun", "Lu Xun"), ("/people", "people")):
+        html = httpx.get(page_url(open_site, path)).text
+        headings = re.findall(r"<h1[^>]*>([^<]*)</h1>", html)
+        assert headings == [title], (path, headings)
+
+
 def test_backlinks_find_the_pages_that_link_here(open_site: Served) -> None:
     html = httpx.get(page_url(open_site, "/people/Lu Xun")).text
     section = html.split('id="backlinks"', 1)[1].split("</ul>", 1)[0]

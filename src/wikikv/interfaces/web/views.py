@@ -133,7 +133,8 @@ def directory(kb: KnowledgeBase, rec: DirRecord, urls: Urls) -> View:
     sub_dirs = listing.sub_dirs if listing is not None else rec.sub_dirs
     files = listing.files if listing is not None else rec.files
     view = View("dir", rec.path, display_name(rec.path), crumbs(rec.path, urls))
-    view.html = render(rec.text, urls.links(), urls.prefix) if rec.text else ""
+    text = without_title_heading(rec.text, view.title) if rec.text else ""
+    view.html = render(text, urls.links(), urls.prefix) if text else ""
     view.dirs = _dir_children(kb, rec.path, sub_dirs, urls)
     view.files = [Child(unescape_segment(n), urls.page(join(rec.path, n)), False) for n in files]
     return view
@@ -194,8 +195,19 @@ def page(
         else:
             view.source_before = text
         return view
-    view.html = render(body_of(rec.text), urls.links(), urls.prefix)
+    view.html = render(
+        without_title_heading(body_of(rec.text), view.title), urls.links(), urls.prefix
+    )
     return view
+
+
+def without_title_heading(text: str, title: str) -> str:
+    """``text`` without a first heading that repeats the title the page already shows above
+    it (compiled pages and directories open with "# <name>")."""
+    head, sep, rest = text.lstrip("\n").partition("\n")
+    if head.strip() == f"# {title}":
+        return rest if sep else ""
+    return text
 
 
 def body_of(text: str) -> str:
