@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence
 from wikikv.text.entities import Mention, _has_han, _sentence_of, fold
@@ -127,6 +128,8 @@ def chinese_mentions(
         central = reader.central_names(text, known, freq, _SURNAMES, tags_at)
         for name in [n for n in central if n in _COMPOUND_SURNAMES or _two_words(n)]:
             del central[name]  # 公输 of 公输般; 相尚于 'esteem each other for'
+        for name in [n for n in central if _not_a_name(n, central[n], text, known, freq)]:
+            del central[name]  # 敝会, 盟会 of 同盟会, 艺术之宫: see entities_zh_common
         for name in [n for n, k in central.items() if k == "org"]:
             if _owned(name, text, owners_end):
                 del central[name]  # 北京大学评议会: the council of a university, no body of its own
@@ -139,7 +142,8 @@ def chinese_mentions(
     evidence: dict[str, str] = {}
     common: dict[str, bool] = {}
     signs: dict[str, bool] = {}
-    for word, flag in _join_suffixed(_join_transliterations(words, known)):
+    joined = common_words.join_cut_transliteration(list(words), known)
+    for word, flag in _join_suffixed(_join_transliterations(joined, known)):
         start = pos
         pos += len(word)
         kind = _ZH_TAGS.get(flag)
@@ -192,6 +196,16 @@ def chinese_mentions(
             continue
         if kind == "person" and known is not None and _two_words(word):
             continue  # 梁与籍 'Liang and Ji', 王之弟 'Wang's brother', 那可真, 相尚于
+        if (
+            kind == "person"
+            and known is not None
+            and freq is not None
+            and (
+                common_words.reduplicated(word, text, known, freq)
+                or common_words.cut_on_right(word, text, known, freq)
+            )
+        ):
+            continue  # an ABB adjective ('ice-cold'), 元末明|初
         if kind == "person" and known is not None and _common_person_word(word, known):
             continue
         if known is not None and word not in known and _translit_fragment(text, start, pos):
@@ -219,6 +233,13 @@ def chinese_mentions(
             by_ending = None  # 师爷, 屠伯: a role or kinship word, not a name with an ending
         if by_ending is not None and known is not None and reader.fragment_of_longer(word, text):
             continue  # 文学社 of 革命文学社, 医学专门学校 of 金泽医学专门学校
+        if (
+            kind in ("org", "place")
+            and known is not None
+            and freq is not None
+            and _not_a_name(word, kind, text, known, freq)
+        ):
+            continue  # 编辑部, 敝会, 陆军, 国银行 of 外国银行, 深山中
         if known is not None and freq is not None and by_ending is None:
             ev = evidence.get(word)
             if ev is None:
@@ -593,8 +614,8 @@ _ORDINAL_BEFORE = re.compile(r"第[一二三四五六七八九十百\d]+[次届]
 # Characters that each name a kind of settlement: two of them make a common noun (城市, 乡村).
 _GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")
 # A determiner or a verb of motion before a realm or a settlement makes a phrase, not a name:
-# 诸国, 各国, 古国, 全屯; 上城 'go up to town', 回京 'return to the capital'.
-_NOT_A_PLACE_HEAD = frozenset("诸各列古外本敌某该此邻全上下回进出入赴离往")
+# 诸国, 各国, 古国, 全屯, 满城 'the whole town'; 上城 'go up to town', 回京 'return to the capital'.
+_NOT_A_PLACE_HEAD = frozenset("诸各列古外本敌某该此邻全满上下回进出入赴离往")
 _REALM = _GENERIC_PLACE | frozenset("国京屯邦")
 _LOCATIVE = frozenset("前中后边旁口里内外上下")
 
@@ -623,6 +644,26 @@ def _common_noun(word: str, kind: str, text: str, known: dict[str, str], freq: d
     if kind == "person" and reader.role_word(word, text, known, freq):
         return True
     return reader.used_as_predicate(word, text)
+
+
+def _not_a_name(
+    word: str, kind: str, text: str, known: dict[str, str], freq: dict[str, int]
+) -> bool:
+    """An institution or a place of a class that names none (entities_zh_common): an organ
+    every body has, a determiner and a bare institution word, a common word with an
+    institution's ending, a name cut on its left, an 'X之Y' phrase, a noun and a locative."""
+    if common_words.of_phrase(word, freq):
+        return True  # 'the palace of art'
+    if kind == "org" and (
+        common_words.generic_organ(word)
+        or common_words.determiner_org(word)
+        or common_words.common_org_word(word, known, freq)
+    ):
+        return True
+    if kind == "place" and len(word) >= 3 and word[-1] == "中" and word[:-1] in known:
+        return True  # 'in the deep mountains': a noun and a locative
+    by_ending = kind in ("org", "place") and reader.kind_by_suffix(word) is not None
+    return by_ending and common_words.cut_on_left(word, text, known, freq)
 
 
 def _owned(word: str, text: str, owners_end: set[int]) -> bool:

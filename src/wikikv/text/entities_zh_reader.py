@@ -281,6 +281,11 @@ def used_as_common_word(word: str, text: str) -> bool:
 _OPENING = frozenset("“‘「『《〔")
 
 
+# 于 that ends a conjunction or an adverb is no preposition: "由于大洋，" is 'because of the
+# silver dollars', not 'at' a place (生于, 位于 do introduce one, and are not here).
+_CONJUNCTION_YU = frozenset("由于 关于 对于 至于 终于 鉴于 基于".split())
+
+
 def used_as_place(word: str, text: str) -> bool:
     """Whether ``text`` uses ``word`` where a place goes somewhere ("在北京", "到日本", "北京人")."""
     start = text.find(word)
@@ -292,6 +297,7 @@ def used_as_place(word: str, text: str) -> bool:
             # 到北京去, 在北京，: a verb after 去/从 goes on ("去巴结奉承", "从抚摩转成", "去拜寿，")
             (
                 before in _PLACE_BEFORE
+                and text[start - 2 : start] not in _CONJUNCTION_YU
                 and (
                     after[:1] in _PLACE_FOLLOW
                     or (before in _AT and not _is_han(after[:1]) and after[:1] not in _OPENING)
@@ -467,8 +473,10 @@ def person_evidence(word: str, text: str) -> bool:
         end = start + len(word)
         after = text[end : end + 5]
         before = text[start - 1] if start else ""
-        if _PERSON_MARK.match(after) or _PERSON_BEFORE_MARK.search(text[max(0, start - 3) : start]):
+        if _PERSON_MARK.match(after):
             return True
+        if _PERSON_BEFORE_MARK.search(text[max(0, start - 3) : start]) and after[:1] not in "者家":
+            return True  # (诗人崇拜者 'a worshipper of poets' is a compound noun, not 诗人拜伦)
         if _SPEECH_MARK.match(after) and before not in _SUBJECT_BEFORE:
             speech += 1
             if speech >= 2:
