@@ -7,11 +7,13 @@ copied into the repository; the small corpora here are slices of it or hand-writ
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from wikikv.bench.compile import shared_data
+from wikikv.store.store import Store, open_store
 
 SMALL_EN = [
     {
@@ -109,3 +111,11 @@ def hotpot_slice(tmp_path: Path, data_dir: Path) -> Path:
     path = tmp_path / "hotpot150.jsonl"
     path.write_text("\n".join(lines[:150]) + "\n", encoding="utf-8")
     return path
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    """A fresh LMDB store (no fsync: a test's store is thrown away)."""
+    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
+    yield s
+    s.close()

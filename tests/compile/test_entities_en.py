@@ -6,29 +6,19 @@ corpora written here."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.compile.wiki_pages import pages_by_title, section
 from wikikv.compile.check import check
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 from wikikv.text.digest import split_sentences
 from wikikv.text.entities import Gazetteer, english_mentions
 from wikikv.text.kinds import classify_title
 
 _NO_TITLES = Gazetteer().finish()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
 
 
 def _build(store: Store, tmp_path: Path, docs: list[dict[str, str]]) -> KnowledgeBase:

@@ -7,26 +7,15 @@ after. Each on a small corpus written here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title
 from wikikv.compile.check import check
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score, describes, summary_sentences
 from wikikv.text.entities_zh import _join_transliterations, _periodicals
 from wikikv.text.jieba_tags import jieba_freq, jieba_words
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
-
 
 # 仇 is a surname, so 仇猫 'hating cats' has a name's shape and recurs; but the text says "我是仇
 # 猫的", "我仇猫": what someone is or does, never who acts. 阿金 acts and speaks.

@@ -6,27 +6,16 @@ is no mention of anyone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title, section
 from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score, describes
 from wikikv.text.entities_zh import _common_noun, _dictionary_noun, _two_words
 from wikikv.text.jieba_tags import jieba_freq, jieba_words
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
-
 
 # jieba tags 莎士比亚 and 罗曼罗兰 as places (ns); one essay's note gives their lifespans, two
 # others name them in passing with no sign of a name.

@@ -5,14 +5,11 @@ is summarised by the sentence that says what it is — on small corpora written 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title
 from wikikv.store.records import DirRecord
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score, without_note_mark
 
@@ -62,13 +59,6 @@ ESSAY_B = """# 再说山风
 我在《山风》上看见他的信，说的还是旧话。
 东方大学评议会的人说，评议会不管这件事，这是北京大学评议会的事。
 """
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
 
 
 def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ from wikikv.store.store import Store, open_store
 
 BIG = "Lisbon river city. " * 320_000  # 6.1 MB: under ingest's 8 MiB, over the 4 MiB record cap
 SMALL = "Porto is a city on the Douro river in Portugal. It is known for port wine.\n"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
 
 
 def test_oversized_file_is_reported_and_skipped_not_fatal(store: Store, tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ facts about their subject — on small corpora written here."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from wikikv.compile.check import check
 from wikikv.compile.pipeline import Compiler
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
-from wikikv.store.store import Store, open_store
+from wikikv.store.store import Store
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence, lead_sentence
 
@@ -66,13 +65,6 @@ FAMILY = [
         "Harbour. Nick Barden also wrote songs for Mary Carver.",
     },
 ]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
-    yield s
-    s.close()
 
 
 @pytest.fixture
