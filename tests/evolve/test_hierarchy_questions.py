@@ -50,9 +50,11 @@ def test_the_benchmark_keeps_the_sets_apart() -> None:
     assert len(sets["dev"]) == len(load_questions(dev_path()))
 
 
+@pytest.mark.skipif(
+    not (shared_data() / "multihop" / "hotpotqa").is_dir(),
+    reason="shared multi-hop data not present",
+)
 def test_the_english_sets_have_one_question_set() -> None:
-    if not (shared_data() / "multihop" / "hotpotqa").is_dir():
-        pytest.skip("shared multi-hop data not present")
     _, sets = question_sets("hotpotqa", REPO)
     assert list(sets) == ["main"]
     assert sets["main"]
