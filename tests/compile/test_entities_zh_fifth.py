@@ -8,7 +8,12 @@ from __future__ import annotations
 from wikikv.text import digest as dg
 from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
-from wikikv.text.entities_zh import _common_noun, _not_a_name, chinese_mentions
+from wikikv.text.entities_zh import (
+    _common_noun,
+    _join_guessed_pieces,
+    _not_a_name,
+    chinese_mentions,
+)
 from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
 
 
@@ -62,7 +67,9 @@ def test_an_of_phrase_is_no_place() -> None:
 def test_a_phrase_cut_inside_a_word_is_no_person() -> None:
     # jieba reads 宋末元初 as 宋末元 (a person) + 初
     known, freq = jieba_words(), jieba_freq()
-    assert common_words.cut_on_right("汉末明", "《某书》，汉末明初某人作。", known, freq)  # 明初 'early Ming'
+    assert common_words.cut_on_right(
+        "汉末明", "《某书》，汉末明初某人作。", known, freq
+    )  # 明初 'early Ming'
     assert not common_words.cut_on_right("鲁迅说", "鲁迅说：“是的。”", known, freq)
     assert not common_words.cut_on_right("周作人", "周作人，周作人的信。", known, freq)
     assert not common_words.cut_on_right("楚怀公", "要求楚怀公出兵，答楚怀公所问。", known, freq)
@@ -71,22 +78,22 @@ def test_a_phrase_cut_inside_a_word_is_no_person() -> None:
 def test_an_abb_adjective_is_no_person() -> None:
     text = "他一摸，金灿灿的，也没有脉。背上金灿灿的还有许多汗。"
     assert "金灿灿" not in names(text)
-    assert not common_words.reduplicated("殷素素", "殷素素说：“走罢。”", jieba_words(), jieba_freq())
+    assert not common_words.reduplicated(
+        "殷素素", "殷素素说：“走罢。”", jieba_words(), jieba_freq()
+    )
 
 
 def test_a_transliteration_cut_before_its_last_character_is_joined() -> None:
     known = jieba_words()
     tokens = jieba_pos("波兰诗人显克微支（Ｈ．Ｓｉｅｎｋｉｅｗｉｃｚ）")
     assert "显克微" in [w for w, _ in tokens]  # the tagger's cut
-    joined = [w for w, _ in common_words.join_cut_transliteration(tokens, known)]
+    joined = [w for w, _ in _join_guessed_pieces(tokens, known)]
     assert "显克微支" in joined
     assert "显克微" not in joined
     pieces = [("诗人", "n"), ("甲茨", "nrt"), ("凯乙", "nrt"), ("支", "v")]  # two guessed pieces
-    assert ("甲茨凯乙支", "nrt") in common_words.join_cut_transliteration(pieces, known)
+    assert ("甲茨凯乙支", "nrt") in _join_guessed_pieces(pieces, known)
     listed = jieba_pos("冯铿、殷夫五人遭逮捕")  # a Chinese name and a guessed 'five people'
-    assert [w for w, _ in common_words.join_cut_transliteration(listed, known)] == [
-        w for w, _ in listed
-    ]
+    assert [w for w, _ in _join_guessed_pieces(listed, known)] == [w for w, _ in listed]
 
 
 def test_a_noun_and_a_locative_is_no_place() -> None:

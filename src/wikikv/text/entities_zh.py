@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
@@ -142,8 +142,8 @@ def chinese_mentions(
     evidence: dict[str, str] = {}
     common: dict[str, bool] = {}
     signs: dict[str, bool] = {}
-    joined = common_words.join_cut_transliteration(list(words), known)
-    for word, flag in _join_suffixed(_join_transliterations(joined, known)):
+    joined = _join_transliterations(_join_guessed_pieces(words, known), known)
+    for word, flag in _join_suffixed(joined):
         start = pos
         pos += len(word)
         kind = _ZH_TAGS.get(flag)
@@ -370,7 +370,9 @@ def _periodicals(text: str) -> set[str]:
 # 文艺月刊，鲁迅、冯雪峰编辑"), or before it when the title renames it ("第四期起改名《汉声》",
 # "的特刊，所以名曰《汉声》") or follows it directly ("该报副刊《循环世界》") — not an article in an
 # issue ("第五十四号）上有一篇《…》") nor the next item of a list ("旬刊十二期，及《艺苑朝华》").
-_PERIODICAL_WORD = r"(?:半月刊|月刊|周刊|旬刊|季刊|日刊|副刊|特刊|画报|期刊|刊物|杂志|日报|晚报|周报)"
+_PERIODICAL_WORD = (
+    r"(?:半月刊|月刊|周刊|旬刊|季刊|日刊|副刊|特刊|画报|期刊|刊物|杂志|日报|晚报|周报)"
+)
 _PERIODICAL_NEAR_AFTER = re.compile(r"[^。；，,《》\n在登载发表于上]{0,4}" + _PERIODICAL_WORD)
 _PERIODICAL_NEAR_BEFORE = re.compile(
     r"(?:(?<!》)(?:第[一二三四五六七八九十百\d]+[期号]|半月刊|月刊|周刊|旬刊|季刊|副刊|特刊)"
@@ -497,39 +499,91 @@ def _whole_name(token: tuple[str, str], known: dict[str, str] | None) -> bool:
     return known is not None and token[1] in ("nr", "nrt", "nrfg", "ns") and token[0] in known
 
 
+def _join_runs(
+    words: Sequence[tuple[str, str]], run_end: Callable[[int], int | None]
+) -> list[tuple[str, str]]:
+    """``words`` with each run ``words[i:run_end(i)]`` joined into one foreign name tagged
+    ``nrt``; where ``run_end`` gives None the word stays as it is."""
+    out: list[tuple[str, str]] = []
+    i, n = 0, len(words)
+    while i < n:
+        j = run_end(i)
+        if j is None:
+            out.append(words[i])
+            i += 1
+            continue
+        out.append(("".join(w for w, _ in words[i:j]), "nrt"))
+        i = j
+    return out
+
+
 def _join_transliterations(
     words: Sequence[tuple[str, str]], known: dict[str, str] | None = None
 ) -> list[tuple[str, str]]:
     """Adjacent pieces of one transliterated name, which jieba cuts (阿尔志跋/绥夫, 爱罗先/珂,
     白璧/德), joined into one word tagged ``nrt`` — a truncated name is never a page."""
-    out: list[tuple[str, str]] = []
-    i = 0
     n = len(words)
-    while i < n:
+
+    def run_end(i: int) -> int | None:
         if (
             i + 1 < n
             and words[i][1] in ("nr", "nrt", "nrfg")
             and len(words[i][0]) >= 2
             and _has_han(words[i][0])
-            and (words[i + 1][0] in _TRANSLIT_TAILS or (words[i + 1][0] == "夫" and len(words[i][0]) >= 3))
+            and (
+                words[i + 1][0] in _TRANSLIT_TAILS
+                or (words[i + 1][0] == "夫" and len(words[i][0]) >= 3)
+            )
         ):
-            out.append((words[i][0] + words[i + 1][0], "nrt"))  # 蒲力汗/诺夫, 安德烈/夫
-            i += 2
-            continue
+            return i + 2  # 蒲力汗/诺夫, 安德烈/夫
         j = i
         while j < n and words[j][0] and all(ch in _TRANSLIT for ch in words[j][0]):
             if j > i and _whole_name(words[j - 1], known) and _whole_name(words[j], known):
                 break  # 达尔文 then 易卜生: two names side by side, not one
             j += 1
         if j - i >= 2 and any(words[k][1].startswith(_NAME_TAGS) for k in range(i, j)):
-            joined = "".join(w for w, _ in words[i:j])
-            if len(joined) >= 3:
-                out.append((joined, "nrt"))
-                i = j
-                continue
-        out.append(words[i])
-        i += 1
-    return out
+            if sum(len(w) for w, _ in words[i:j]) >= 3:
+                return j
+        return None
+
+    return _join_runs(words, run_end)
+
+
+# Characters of foreign names the tagger leaves out of a transliteration it cuts (密茨凯维|支).
+_TRANSLIT_TAIL_CHARS = frozenset("支茨斯基夫")
+_CUT_TAIL = frozenset("支茨")  # never a word after a name (支持, 支配 are tokens of their own)
+
+
+def _join_guessed_pieces(
+    words: Sequence[tuple[str, str]], known: dict[str, str] | None
+) -> list[tuple[str, str]]:
+    """Adjacent transliteration pieces no dictionary holds (the tagger's guesses), and one
+    trailing character of transliterations, are one foreign name: 密茨|凯维|支 → 密茨凯维支
+    (issue 8, fifth round; runs before :func:`_join_transliterations`)."""
+    if known is None:
+        return list(words)
+    n = len(words)
+
+    def run_end(i: int) -> int | None:
+        j = i
+        while (
+            j < n
+            and (words[j][1] == "nrt" or (j == i and words[j][1] == "nr"))
+            and words[j][0] not in known
+            and len(words[j][0]) >= 2
+            and all("\u4e00" <= ch <= "\u9fff" for ch in words[j][0])
+        ):
+            j += 1
+        # 显克微|支: one guessed piece and the transliteration's last character
+        single = j - i == 1 and i + 1 < n and words[i + 1][0] in _CUT_TAIL
+        multi = j - i >= 2 and all(t == "nrt" for _, t in words[i:j])  # not 殷夫(nr)|五人
+        if not (multi or single):
+            return None
+        if j < n and len(words[j][0]) == 1 and words[j][0] in _TRANSLIT_TAIL_CHARS:
+            j += 1
+        return j
+
+    return _join_runs(words, run_end)
 
 
 def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, int]) -> bool:
@@ -625,7 +679,9 @@ _LOCATIVE = frozenset("前中后边旁口里内外上下")
 _LOCAL_OFFICE = ("局", "厅", "处", "所", "科")
 
 
-def _common_noun(word: str, kind: str, text: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+def _common_noun(
+    word: str, kind: str, text: str, known: dict[str, str], freq: dict[str, int]
+) -> bool:
     """A word jieba tags as a name that is a kind, a term or a phrase in ``text``: a common noun
     made of settlement characters whatever its ending (都城 'capital city', 县城); a dictionary
     noun that names a kind of local office (教育局); a word a note explains as a term or a

@@ -20,9 +20,6 @@ _ORGAN_ENDINGS = ("部", "处", "科", "股", "会", "报", "刊")
 _DETERMINERS = frozenset("敝本该此贵我其彼某各")
 _BARE_ORG = frozenset("会 社 党 部 校 报 刊 馆 局 院 团 军 报社 学会 协会 公司 书局 学校".split())
 _COMMON_FREQ = 50  # a dictionary word this frequent is in general use
-# Characters of foreign names the tagger leaves out of a transliteration it cuts (密茨凯维|支).
-_TRANSLIT_TAIL_CHARS = frozenset("支茨斯基夫")
-_CUT_TAIL = frozenset("支茨")  # never a word after a name (支持, 支配 are tokens of their own)
 
 
 def generic_organ(word: str) -> bool:
@@ -103,38 +100,3 @@ def reduplicated(word: str, text: str, known: dict[str, str], freq: dict[str, in
         described += text[end : end + 1] in ("的", "地")
         start = text.find(word, end)
     return total > 0 and described * 2 >= total and word in known
-
-
-def join_cut_transliteration(
-    words: list[tuple[str, str]], known: dict[str, str] | None
-) -> list[tuple[str, str]]:
-    """Adjacent transliteration pieces no dictionary holds (the tagger's guesses), and one trailing
-    character of transliterations, are one foreign name: 密茨|凯维|支 → 密茨凯维支."""
-    if known is None:
-        return words
-    out: list[tuple[str, str]] = []
-    i, n = 0, len(words)
-    while i < n:
-        j = i
-        while (
-            j < n
-            and (words[j][1] == "nrt" or (j == i and words[j][1] == "nr"))
-            and words[j][0] not in known
-            and len(words[j][0]) >= 2
-            and all("\u4e00" <= ch <= "\u9fff" for ch in words[j][0])
-        ):
-            j += 1
-        # 显克微|支: one guessed piece and the transliteration's last character
-        single = j - i == 1 and i + 1 < n and words[i + 1][0] in _CUT_TAIL
-        multi = j - i >= 2 and all(t == "nrt" for _, t in words[i:j])  # not 殷夫(nr)|五人
-        if multi or single:
-            joined = "".join(w for w, _ in words[i:j])
-            if j < n and len(words[j][0]) == 1 and words[j][0] in _TRANSLIT_TAIL_CHARS:
-                joined += words[j][0]
-                j += 1
-            out.append((joined, "nrt"))
-            i = j
-            continue
-        out.append(words[i])
-        i += 1
-    return out
