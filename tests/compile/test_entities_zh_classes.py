@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title
+from tests.compile.wiki_pages import KONG_STORY, build_zh_folder, entity_pages, pages_by_title
 from wikikv.compile.check import check
 from wikikv.store.store import Store
 from wikikv.text import entities_zh_reader as reader
@@ -232,15 +232,7 @@ def test_a_naming_sentence_and_its_neighbour_make_the_summary(
 
 
 # A story named after its protagonist: the work and the man.
-KONG = """# 孔乙己
-
-孔乙己是站着喝酒而穿长衫的唯一的人。
-孔乙己一到店，所有喝酒的人便都看着他笑。
-孔乙己睁大眼睛说：“你怎么这样凭空污人清白……”
-孔乙己便涨红了脸，额上的青筋条条绽出。
-掌柜说：“孔乙己还欠十九个钱呢！”
-孔乙己着了慌，伸开五指将碟子罩住。
-"""
+KONG = "# 孔乙己\n\n" + KONG_STORY
 
 PREFACE = """# 自序
 

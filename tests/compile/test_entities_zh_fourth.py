@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.compile.wiki_pages import build_zh_folder, entity_pages, pages_by_title, section
+from tests.compile.wiki_pages import (
+    KONG_STORY,
+    build_zh_folder,
+    entity_pages,
+    pages_by_title,
+    section,
+)
 from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.store.store import Store
@@ -72,15 +78,7 @@ def test_a_second_name_the_text_declares_is_an_alias(store: Store, tmp_path: Pat
 
 
 # The corpus's layout: the title alone on a line (no Markdown heading mark), then the text.
-KONG = """                孔乙己
-
-孔乙己是站着喝酒而穿长衫的唯一的人。
-孔乙己一到店，所有喝酒的人便都看着他笑。
-孔乙己睁大眼睛说：“你怎么这样凭空污人清白……”
-孔乙己便涨红了脸，额上的青筋条条绽出。
-掌柜说：“孔乙己还欠十九个钱呢！”
-孔乙己着了慌，伸开五指将碟子罩住。
-"""
+KONG = "                孔乙己\n\n" + KONG_STORY
 
 
 def test_a_line_that_is_only_a_name_is_no_mention(store: Store, tmp_path: Path) -> None:

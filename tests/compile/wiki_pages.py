@@ -53,3 +53,14 @@ def build_zh_folder(store: Store, tmp_path: Path, name: str, files: dict[str, st
     kb = store.create_kb(name)
     Compiler(kb).build(tmp_path / name)
     return kb
+
+
+# The opening lines of a story named after its protagonist (孔乙己), which speak of him throughout:
+# the tests lay them out under a Markdown heading or under the corpus's bare title line.
+KONG_STORY = """孔乙己是站着喝酒而穿长衫的唯一的人。
+孔乙己一到店，所有喝酒的人便都看着他笑。
+孔乙己睁大眼睛说：“你怎么这样凭空污人清白……”
+孔乙己便涨红了脸，额上的青筋条条绽出。
+掌柜说：“孔乙己还欠十九个钱呢！”
+孔乙己着了慌，伸开五指将碟子罩住。
+"""
