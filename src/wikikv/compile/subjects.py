@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from wikikv.llm.base import MentionOut
 from wikikv.text.definitions import in_speech, names_a_time
-from wikikv.text.digest import Sentence, is_heading
+from wikikv.text.digest import Sentence, is_heading, set_apart
 
 NONE = -1
 CARRY = -2
@@ -40,9 +40,6 @@ _ZH_ELLIPSIS = re.compile(
     r"说|道|问|答|笑|想|看|走|站|坐)"
 )
 _ZH_NOTE_START = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])")
-# A Chinese line with none of these marks is set apart from the prose — the text's title
-# ("鲁迅译著书目"), a date, a signature — and says nothing of anyone it names.
-_ZH_PUNCTUATED = re.compile(r"[。！？；，、：…!?;,:]")
 _EN_PRONOUN = re.compile(r"^(?:[A-Z][\w ,]{0,40}, )?(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
 _LEAD = " \t\u3000“”\"‘’'「」『』（）()—-…*#>"
 _EN_OPENER = re.compile(r"^(?:[\w'’-]+ ){0,7}[\w'’)-]+, $|^(?:However|Later|Then|Also|In \d{4}) ?$")
@@ -92,7 +89,7 @@ def sentence_roles(
         if (
             is_heading(s.text)
             or _bare_name(text, s, mentions, by_sent.get(idx, []))
-            or (lang == "zh" and not _ZH_PUNCTUATED.search(s.text))
+            or (lang == "zh" and set_apart(s.text))
         ):
             roles.append(HEADING)
             continue

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from wikikv.search import tokenize
 from wikikv.search.tokenize import has_cjk, present_terms, query_terms
+from wikikv.text.digest import set_apart
 
 MAX_SENTENCES = 3
 KEEP_RATIO = 0.5
@@ -68,9 +69,6 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _LINK_LINE = re.compile(r"^\s*(?:[-*+]\s+)?\[\[[^\]]+\]\]")
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
-# A Chinese paragraph with none of these marks is a line set apart (the text's title 藤野先生,
-# a heading, a date), never a sentence to quote.
-_PUNCTUATED = re.compile(r"[。！？；，、：…!?;,:]")
 _SPLIT = re.compile(r"(?<=[。！？!?；;])|(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 
@@ -230,8 +228,8 @@ def page_sentences(path: str, text: str, level: str, rank: int) -> list[Sentence
     if level == "article":
         pos = 0
         for para in _PARAGRAPHS.split(body):
-            if has_cjk(para) and not _PUNCTUATED.search(para):
-                continue  # a title, heading, date or signature line: no sentence
+            if has_cjk(para) and set_apart(para):
+                continue  # the text's title (藤野先生), a date, a signature: no sentence
             for s in split_sentences(para):
                 start = text.find(s, pos)
                 chars = (start, start + len(s)) if start >= 0 else None

@@ -100,6 +100,17 @@ def is_heading(text: str) -> bool:
     return _HEADING.match(text) is not None
 
 
+# Marks of a sentence; a Chinese line without any is set apart from the prose.
+_PUNCTUATED = re.compile(r"[。！？；，、：…!?;,:]")
+
+
+def set_apart(text: str) -> bool:
+    """A Chinese line with no punctuation of a sentence: the text's title ("鲁迅译著书目"), a
+    heading, a date or a signature — never a sentence to quote, nor a fact of anyone it names
+    (callers ask this of Chinese text only)."""
+    return _PUNCTUATED.search(text) is None
+
+
 def is_informative(sentence: Sentence, lang: str) -> bool:
     """A real sentence: enough words (en) or Han characters (zh), not a bare heading or note."""
     if is_heading(sentence.text):
