@@ -79,3 +79,16 @@ def test_a_sentence_opening_with_a_name_as_a_time_does_not_speak_of_it() -> None
     assert not opens_with("辛亥革命后任绍兴军政分府都督。", ["辛亥革命"])
     assert opens_with("辛亥革命以后，绍兴换了都督。", ["绍兴"]) is False  # not at the start
     assert opens_with("上海后来成了大都会。", ["上海"])
+
+
+def test_a_page_with_no_sentence_about_its_subject_says_so(store: Store, tmp_path: Path) -> None:
+    # 石桥村 is only ever the place someone goes or a possessor: no key fact of its own
+    story = (
+        "# 赶车\n\n阿贵说：“今天的路不好走。”\n阿贵每天一早便到石桥村去。\n"
+        "石桥村的桥很旧了。\n阿贵说：“石桥村的人都认得我。”\n阿贵又到石桥村去了。\n"
+    )
+    pages = pages_by_title(build_zh_folder(store, tmp_path, "carter", {"赶车": story}))
+    _, page = pages["石桥村"]
+    facts = page.text.split("## 要点\n", 1)[1].split("\n## ", 1)[0]
+    assert "原文中没有以石桥村为主语的句子" in facts
+    assert "## 提及" in page.text

@@ -34,6 +34,17 @@ def test_a_texts_title_line_is_no_sentence() -> None:
     assert got == ["东京也无非是这样。", "上野的樱花烂熳的时节。"]
 
 
+def test_the_compilers_notice_is_no_sentence() -> None:
+    text = (
+        "# 石桥村\n> 在 2 篇文章中提到。\n\n## 要点\n"
+        "_原文中没有以石桥村为主语的句子；提到它的句子见“提及”。_\n\n## 提及\n"
+        "- 阿贵每天到石桥村去。 [^1]\n\n[^1]: [[/sources/articles/a]] chars 0-9\n"
+    )
+    got = [s.text for s in page_sentences("/地点/石桥村", text, "entity", 0)]
+    assert "阿贵每天到石桥村去。" in got
+    assert not any("主语" in t for t in got)
+
+
 def _lines(path: str, texts: list[str]) -> list[Sentence]:
     return [Sentence(t, path, (i, i + len(t)), path, 1) for i, t in enumerate(texts)]
 

@@ -212,11 +212,13 @@ def render_entity(
         facts = [defining, *(f for f in facts if f != defining)]
     for fact in facts:
         _cite(out, notes, fact, texts, quoted)
-    if not facts and lang != "zh" and (ent.facts or ent.mentions):
+    if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
         out.append(
-            f"_No sentence of the sources has {_label(ent.name)} as its subject; "
+            f"_原文中没有以{_label(ent.name)}为主语的句子；提到它的句子见“提及”。_"
+            if lang == "zh"
+            else f"_No sentence of the sources has {_label(ent.name)} as its subject; "
             "the sentences that name it are under Mentioned In._"
         )
     # A line that only names the entity ("闰土说。", "He said:") is a mention, not a fact.

@@ -242,6 +242,8 @@ def page_sentences(path: str, text: str, level: str, rank: int) -> list[Sentence
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "[^")) or _LINK_LINE.match(stripped):
             continue
+        if len(stripped) > 2 and stripped[0] == stripped[-1] == "_":
+            continue  # the compiler's own notice ("_No sentence of the sources has X as …_")
         refs = _CITE.findall(stripped)
         plain = _joined(_CITE.sub("", _BULLET.sub("", stripped.lstrip("> "))).strip())
         if not _is_sentence(plain):
