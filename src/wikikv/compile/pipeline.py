@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from wikikv.compile import handedits, persisted, state
+from wikikv.compile import handedits, persisted, slim, state
 from wikikv.compile.analyze import ANALYSIS_VERSION, analyze_documents
 from wikikv.compile.buildgate import BuildQuality, RenderCheck
 from wikikv.compile.filter import filter_documents
@@ -460,6 +460,7 @@ class Compiler:
                     for d in todo:
                         titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
                     self.provider.use_titles(*gazetteer_for(titles, folder))
+                    del titles  # it refers to every analysis, which phase B slims
             t, cpu = time.perf_counter(), time.process_time()
             texts = {d.id: d.text for d in docs}
             if self.options.quality is not None:
@@ -537,6 +538,13 @@ class Compiler:
                         touched = [stored[i] for i in remove | set(analysed) if i in stored]
                         touched += list(analysed.values())
                         only = affected_keys(self.kb, model, touched, pages.sigs)
+                        del touched
+                    # The model is stored and the affected keys known: the render reads neither
+                    # the mentions of the analyses nor the surfaces of the entities, so they go
+                    # (and the originals with them: nothing else may still refer to them).
+                    current = slim.for_render(current)
+                    stored, analysed = {}, {}
+                    slim.compact(model)
                     want = desired_nodes(
                         self.kb.name,
                         current,
