@@ -91,9 +91,12 @@ def test_a_build_killed_while_rendering_resumes_to_the_same_index(
                 )
             ik = IndexKeys(kb.name)
             assert list(kb.backend.scan(ik.runs, ik.runs + b"\xff"))  # runs were staged
+            beside = tmp_path / "crash" / "index-runs"
+            assert list(beside.rglob("*.run"))  # their blocks, in files beside the store
             report = Compiler(kb).build(hotpot_slice)
             assert report.resumed
             assert list(kb.backend.scan(ik.runs, ik.runs + b"\xff")) == []
+            assert not beside.exists()
             assert snapshot(kb) == snapshot(clean)
             assert _index(kb) == _index(clean)
 

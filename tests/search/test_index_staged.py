@@ -12,8 +12,10 @@ import pytest
 
 from wikikv.errors import SimulatedCrash
 from wikikv.search import index as ix
+from wikikv.search import spill
+from wikikv.search.analysis import _enc
 from wikikv.search.index import IndexKeys, IndexWriter, index_page, read_stats
-from wikikv.store.backends.base import Op, prefix_end
+from wikikv.store.backends.base import Delete, Op, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta, FileRecord
 
@@ -50,6 +52,10 @@ def _staged_keys(kb: KnowledgeBase) -> list[bytes]:
     ]
 
 
+def _run_files(kb: KnowledgeBase) -> list[str]:
+    return sorted(p.name for p in spill.run_dir(kb.backend, kb.name).iterdir())
+
+
 def _same_index(kb: KnowledgeBase, reference: KnowledgeBase) -> None:
     assert _raw_index(kb) == _raw_index(reference)
     got = read_stats(kb.backend, IndexKeys(kb.name))[1]
@@ -68,9 +74,11 @@ def test_staged_runs_merge_into_the_index_plain_flushes_write(
     start, end = ik.postings_range()
     assert list(kb.backend.scan(start, end)) == []  # staged: no block written yet
     assert _staged_keys(kb)
+    assert len(_run_files(kb)) == 2  # the blocks: one file per run, outside the store
     writer.add_all(THIRD)
     writer.finish()
     assert _staged_keys(kb) == []
+    assert _run_files(kb) == []
     _same_index(kb, plain)
 
 
@@ -93,10 +101,12 @@ def test_a_run_killed_before_its_completion_record_is_dropped(
     with pytest.raises(SimulatedCrash):
         _stage(IndexWriter(kb, staged=True), [SECOND])
     monkeypatch.setattr(kb, "commit", real)
+    assert len(_run_files(kb)) == 2  # the killed run's file, which no record counts
     writer = IndexWriter(kb, staged=True)  # the resumed build indexes the pages again
     _stage(writer, [SECOND])
     writer.finish()
     _same_index(kb, plain)
+    assert _run_files(kb) == []
 
 
 def test_a_page_staged_again_keeps_only_its_last_postings(
@@ -225,3 +235,86 @@ def test_a_plain_write_between_runs_makes_the_writer_write_the_neighbourhood_aga
         writer.finish()
     _same_index(kb, plain)
     assert _variant_versions(kb)  # written again after the delete
+
+
+def _stored(kb: KnowledgeBase, batches: list[list[FileRecord]]) -> list[list[FileRecord]]:
+    """The pages written to the kb (a lost run file is written again from them)."""
+    return [[kb.put(p.path, p.text, p.meta) for p in batch] for batch in batches]
+
+
+@pytest.mark.parametrize("damage", ["missing", "truncated", "another run's"])
+def test_a_run_whose_file_is_lost_is_written_again_from_the_stored_pages(
+    make_kb: Callable[[str], KnowledgeBase], damage: str
+) -> None:
+    plain, kb = make_kb("plain"), make_kb("lost")
+    _plain(plain, [FIRST, SECOND])
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, _stored(kb, [FIRST, SECOND]))
+    directory = spill.run_dir(kb.backend, kb.name)
+    first, second = sorted(directory.iterdir())
+    if damage == "missing":
+        first.unlink()
+    elif damage == "truncated":
+        first.write_bytes(first.read_bytes()[:-1])
+    else:
+        first.write_bytes(second.read_bytes())
+    writer.finish()
+    _same_index(kb, plain)
+    assert _staged_keys(kb) == []
+    assert _run_files(kb) == []
+
+
+def test_runs_an_older_build_staged_in_the_store_are_merged(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    """A build killed before run files existed left its runs' blocks under ``I r`` and
+    completion records holding stats alone: the merge writes those runs again from the pages
+    and deletes their staged blocks."""
+    plain, kb = make_kb("plain"), make_kb("older")
+    _plain(plain, [FIRST, SECOND])
+    stored = _stored(kb, [FIRST, SECOND])
+    _stage(IndexWriter(kb, staged=True), stored[:1])
+    ik = IndexKeys(kb.name)
+    ((key, item),) = kb.backend.scan(ik.runs, prefix_end(ik.runs))
+    seq = key[len(ik.runs) :]
+    old_block = ik.run_block(ik.posting("alpha", 0), seq)
+    kb.commit(
+        [
+            Put(key, _enc.encode(ix._run_record(item.value).stats)),  # the older record
+            Put(old_block, b"\x00" * 28),
+        ]
+    )
+    spill.clear(spill.run_dir(kb.backend, kb.name))
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, stored[1:])
+    writer.finish()
+    _same_index(kb, plain)
+    assert _staged_keys(kb) == []
+    assert kb.backend.get(old_block) is None
+
+
+def test_a_merge_killed_after_its_blocks_needs_no_run_file(
+    make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the cursor marks the blocks written, a merge done again reads no run file."""
+    plain, kb = make_kb("plain"), make_kb("after-blocks")
+    extra = _page("/d/late", "alpha common late")
+    _plain(plain, [*STAGED, [extra]])
+    _stage(IndexWriter(kb, staged=True), STAGED)
+    cursor = IndexKeys(kb.name).run(b"\x00")
+    real = kb.commit
+
+    def crash_after_blocks(ops: list[Op]) -> object:
+        if any(isinstance(op, Delete) for op in ops):  # the first batch moving entries
+            raise SimulatedCrash("merge killed after its blocks")
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash_after_blocks)
+    with pytest.raises(SimulatedCrash):
+        ix.merge_staged(kb)
+    monkeypatch.setattr(kb, "commit", real)
+    assert kb.backend.get(cursor) is not None
+    spill.clear(spill.run_dir(kb.backend, kb.name))  # the files are no longer needed
+    assert index_page(kb, extra)
+    _same_index(kb, plain)
+    assert kb.backend.get(cursor) is None

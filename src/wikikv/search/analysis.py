@@ -38,6 +38,7 @@ TF = struct.Struct("<" + "H" * NFIELDS)
 LENS = TF
 TF_LENS = struct.Struct("<" + "H" * (2 * NFIELDS))  # a posting after its doc ref
 _BUCKET_BYTE = [bytes([b]) for b in range(1 << BUCKET_BITS)]
+_NO_TF = (0,) * BODY  # the counts of a body-only term before its body count
 BATCH_OPS = 4000
 FIND_REFS = 16  # up to this many refs, without() searches for them instead of scanning a block
 MEMO_FLUSH_MAX = 20_000
@@ -259,7 +260,21 @@ def _indexable(term: str) -> bool:
     return len(term) * 4 <= MAX_TERM_BYTES or len(term.encode("utf-8")) <= MAX_TERM_BYTES
 
 
-def analyze_fields(f: Fields) -> Analyzed:
+class Split(NamedTuple):
+    """One page analysed for a write, its terms split in two: ``tfs`` holds the terms of the
+    name, alias, tag and summary fields (their five per-field counts, the body's included) and
+    ``body`` the terms the body alone has (their count). Most of a page's terms are body-only;
+    keeping them as bare counts spares a five-int list per posting (see :func:`body_postings`)."""
+
+    ref: bytes
+    entry: DocEntry
+    tfs: dict[str, list[int]]
+    body: dict[str, int]
+    vocab: list[str]
+
+
+def split_fields(f: Fields) -> Split:
+    """The analysis of :func:`analyze_fields`, body-only terms apart (see :class:`Split`)."""
     title, seg = f.title, f.seg
     names = [title] + ([seg] if seg and seg.casefold() != title.casefold() else [])
     short: list[list[str]] = [
@@ -275,7 +290,7 @@ def analyze_fields(f: Fields) -> Analyzed:
     # Summary and body are counted per distinct word (term_counts == Counter(tokenize(...))).
     summary, n_summary = term_counts(f.summary)
     body, n_body = term_counts(f.body)
-    counted: list[Mapping[str, int]] = [Counter(t) for t in short] + [summary, body]
+    counted: list[Mapping[str, int]] = [Counter(t) for t in short] + [summary]
     tfs: dict[str, list[int]] = {}
     for field, counts in enumerate(counted):
         for term, count in counts.items():
@@ -285,17 +300,41 @@ def analyze_fields(f: Fields) -> Analyzed:
                     continue
                 tf = tfs[term] = [0] * NFIELDS
             tf[field] = count if count < U16 else U16
+    # The body's terms that another field has go into their lists; set operations in C, as
+    # the body holds most of a page's terms.
+    for term in body.keys() & tfs.keys():
+        count = body.pop(term)
+        tfs[term][BODY] = count if count < U16 else U16
+    if body and max(map(len, body)) > MAX_TERM_BYTES // 4:
+        body = {t: c for t, c in body.items() if _indexable(t)}
     lens = [min(n, U16) for n in (*map(len, short), n_summary, n_body)]
     if f.kind == "dir":
         # Directory terms apart from page terms (DIR_MARK), and no typo neighbourhood of them.
         tfs = {DIR_MARK + t: tf for t, tf in tfs.items()}
+        body = {DIR_MARK + t: c for t, c in body.items()}
         vocab: list[str] = []
     else:
         vocab = sorted(
             {t for t in short[NAME] + short[ALIAS] if _indexable(t) and fuzzy_eligible(t)}
         )
-    entry = DocEntry(f.path, title, f.summary, f.kind, lens, sorted(tfs), f.digest)
-    return Analyzed(doc_ref(f.path), entry, tfs, vocab)
+    entry = DocEntry(f.path, title, f.summary, f.kind, lens, sorted([*tfs, *body]), f.digest)
+    return Split(doc_ref(f.path), entry, tfs, body, vocab)
+
+
+def analyze_fields(f: Fields) -> Analyzed:
+    s = split_fields(f)
+    tfs = s.tfs
+    for term, count in s.body.items():
+        tf = tfs[term] = [0] * NFIELDS
+        tf[BODY] = count if count < U16 else U16
+    return Analyzed(s.ref, s.entry, tfs, s.vocab)
+
+
+def body_postings(s: Split) -> dict[int, bytes]:
+    """The posting of a body-only term of ``s`` per count: such postings differ only by the
+    count, so the few distinct ones are packed once and shared by all the terms having it."""
+    lens, pack_rest = s.entry.lens, TF_LENS.pack
+    return {c: s.ref + pack_rest(*_NO_TF, min(c, U16), *lens) for c in set(s.body.values())}
 
 
 def analyze(rec: IndexRecord) -> Analyzed:

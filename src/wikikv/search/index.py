@@ -11,7 +11,16 @@ reader in another process sees it as soon as the writer commits. Layout (``I`` =
 ``I v`` + variant + NUL + word             typo neighbourhood of the name/alias vocabulary
 ``I j`` + jieba version + NUL + CJK run     the run's jieba words (a segmentation memo)
 ``I w`` + random token (8 bytes)           docs a write in progress adds (see below)
+``I c`` + run (8 bytes)                    a staged run's completion record: its stats, and
+                                           the size and digest of its run file
+``I e`` + doc ref + run                    a staged run's doc entry
+``I c``, ``I c`` + NUL                     a merge's plan, and its cursor (last block written)
+``I r`` + block + run                      blocks staged in the store by builds before run
+                                           files (merged by writing their runs again)
 =========================================  ==============================================
+
+A first build's staged runs keep their posting blocks in run files outside the store
+(:mod:`wikikv.search.spill`), and :func:`merge_staged` writes each block once from them.
 
 A doc ref is the 8-byte BLAKE2b of the page path; its top bits choose one of ``BUCKETS`` posting
 blocks per term. Re-indexing a page therefore rewrites one block per distinct term of the page
@@ -45,17 +54,23 @@ lookup, nothing more.
 from __future__ import annotations
 
 import gc
+import heapq
 import os
 import threading
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections import defaultdict, deque
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
-from typing import Generic
+from operator import iadd, itemgetter
+from pathlib import Path
+from typing import Generic, TypeVar
 
 import msgspec
 from cachetools import LRUCache
 
+from wikikv.errors import ConflictError
+from wikikv.search import spill
 from wikikv.search.analysis import (
     _BUCKET_BYTE,
     BATCH_OPS,
@@ -79,11 +94,13 @@ from wikikv.search.analysis import (
     _stats_dec,
     _words_dec,
     analyze_fields,
+    body_postings,
     bucket_of,
     doc_ref,
     fields_of,
     new_generation,
     packed,
+    split_fields,
     without,
 )
 from wikikv.search.tokenize import (
@@ -95,6 +112,9 @@ from wikikv.search.tokenize import (
 )
 from wikikv.store.backends.base import ABSENT, ANY, Backend, Delete, Item, Op, Put, prefix_end
 from wikikv.store.kb import KnowledgeBase, retry
+from wikikv.store.records import DirRecord, FileRecord
+
+B = TypeVar("B")  # a posting block as a writer builds it
 
 
 # ------------------------------------------------------------------ caches
@@ -311,10 +331,10 @@ def _blocks(ik: IndexKeys, added: Sequence[Packed]) -> dict[bytes, bytearray]:
     return _keyed(ik, groups)
 
 
-def _keyed(ik: IndexKeys, groups: list[dict[str, bytearray]]) -> dict[bytes, bytearray]:
+def _keyed(ik: IndexKeys, groups: Sequence[MutableMapping[str, B]]) -> dict[bytes, B]:
     """Per-bucket blocks (term → postings) keyed by their block keys; ``groups`` is emptied."""
     prefixes: dict[str, bytes] = {}
-    fresh: dict[bytes, bytearray] = {}
+    fresh: dict[bytes, B] = {}
     for b, group in enumerate(groups):
         bb = _BUCKET_BYTE[b]
         for term, block in group.items():
@@ -428,13 +448,29 @@ def _chunks(backend: Backend, start: bytes, end: bytes) -> Iterator[list[tuple[b
         start = chunk[-1][0] + b"\x00"
 
 
-_RUN_STATS = msgspec.msgpack.Decoder(list[int])
 VOCAB_DONE_MAX = 1 << 20  # words an IndexWriter remembers as written (about 60 MB at most)
 
 
+class _RunRecord(msgspec.Struct, array_like=True):
+    """A run's completion record: its stats (:func:`_run_stats`), and the size and digest of
+    its run file (:mod:`wikikv.search.spill`). A record of a build before run files holds the
+    stats alone (its blocks were staged in the store, under ``I r``)."""
+
+    stats: list[int]
+    size: int = -1
+    digest: bytes = b""
+
+
+def _run_record(value: bytes) -> _RunRecord:
+    raw = msgspec.msgpack.decode(value)
+    if raw and isinstance(raw[0], list):
+        return msgspec.convert(raw, _RunRecord)
+    return _RunRecord(list(raw))  # staged in the store: its file is never intact
+
+
 def _run_stats(stats: IndexStats) -> list[int]:
-    """A run's completion record: n, the field totals, then the directories' (a run written
-    before directories were counted apart ends after the totals)."""
+    """A run's stats: n, the field totals, then the directories' (a run written before
+    directories were counted apart ends after the totals)."""
     return [stats.n, *stats.total, stats.dirs, *stats.dir_total]
 
 
@@ -454,46 +490,59 @@ def _next_seq() -> bytes:
     return _last_seq.to_bytes(RUN_SEQ_BYTES, "big")
 
 
-def _stage(kb: KnowledgeBase, pages: Iterable[Fields], memo: _Memo, vocab_done: set[str]) -> int:
-    """Analyse ``pages`` and write them as one staged run: their blocks and doc entries under
-    the run's sequence number, then (last batch) its completion record with the run's stats.
-    Nothing is read. ``vocab_done``: the words whose typo neighbourhood the writer's earlier
-    runs wrote (skipped; this run's words are added once it is written). Returns the pages.
+Groups = list[defaultdict[str, bytearray]]
 
-    Each page's postings go straight into its blocks as it is analysed: nothing in a staged
-    run is read back or filtered, so the pages need not wait as :class:`Packed` (a second
-    copy of every posting of the flush) as those of a plain write do."""
-    ik = IndexKeys(kb.name)
-    seq = _next_seq()
-    groups: list[dict[str, bytearray]] = [{} for _ in range(BUCKETS)]
+
+def _run_of(pages: Iterable[Fields]) -> tuple[Groups, list[tuple[bytes, DocEntry]], set[str]]:
+    """``pages`` analysed into one run: per bucket, each block's postings, the doc entries and
+    the name words. A body-only term's posting is one of a few per page (:func:`body_postings`),
+    shared, and appended to its block by ``map`` in C: this loop runs once per posting (1.5M
+    for one copy of 2Wiki 6k)."""
+    groups: Groups = [defaultdict(bytearray) for _ in range(BUCKETS)]
     entries: list[tuple[bytes, DocEntry]] = []
     words: set[str] = set()
     pack_rest = TF_LENS.pack
     for fields in pages:
-        a = analyze_fields(fields)
-        group, ref, tfs, lens = groups[bucket_of(a.ref)], a.ref, a.tfs, a.entry.lens
-        for term in a.entry.terms:  # the posting layout of packed(): ref, then tf and lens
-            block = group.get(term)
-            if block is None:
-                group[term] = bytearray(ref + pack_rest(*tfs[term], *lens))
-            else:
-                block += ref
-                block += pack_rest(*tfs[term], *lens)
+        a = split_fields(fields)
+        group, ref, lens = groups[bucket_of(a.ref)], a.ref, a.entry.lens
+        for term, tf in a.tfs.items():  # the posting layout of packed(): ref, then tf and lens
+            group[term] += ref + pack_rest(*tf, *lens)
+        body = a.body
+        if body:
+            shared = body_postings(a)
+            blocks = map(group.__getitem__, body)
+            deque(map(iadd, blocks, map(shared.__getitem__, body.values())), 0)
         entries.append((ref, a.entry))
         words.update(a.vocab)
-    fresh = _keyed(ik, groups)
-    new_tuple, pop = tuple.__new__, fresh.pop
-    # Committed batch by batch as the ops are made: a flush touches ~700k blocks, and their ops
-    # all made at once (a tuple, a key and a copy of the postings each) doubled its peak.
-    order = sorted(fresh)
-    for i in range(0, len(order), BATCH_OPS):
-        kb.commit(
-            [
-                new_tuple(Put, (ik.run_block(key, seq), bytes(pop(key)), ABSENT))
-                for key in order[i : i + BATCH_OPS]
-            ]
+    return groups, entries, words
+
+
+def _named_blocks(groups: Groups) -> list[tuple[bytes, bytearray]]:
+    """A run's blocks in key order, named by their posting key after the ``p`` prefix (term,
+    NUL, bucket byte); ``groups`` is emptied."""
+    named: list[tuple[bytes, bytearray]] = []
+    for b, group in enumerate(groups):
+        tail = b"\x00" + _BUCKET_BYTE[b]
+        named.extend(
+            zip([term.encode("utf-8") + tail for term in group], group.values(), strict=True)
         )
-    del order, fresh
+        group.clear()
+    named.sort(key=itemgetter(0))
+    return named
+
+
+def _stage(kb: KnowledgeBase, pages: Iterable[Fields], memo: _Memo, vocab_done: set[str]) -> int:
+    """Analyse ``pages`` and write them as one staged run: their blocks to the run's file
+    (:mod:`wikikv.search.spill`, written durably first), then in the store their doc entries
+    under the run's sequence number and (last batch) its completion record with the run's
+    stats and the file's size and digest. Nothing is read. ``vocab_done``: the words whose typo
+    neighbourhood the writer's earlier runs wrote (skipped; this run's words are added once it
+    is written). Returns the pages."""
+    ik = IndexKeys(kb.name)
+    seq = _next_seq()
+    groups, entries, words = _run_of(pages)
+    size, digest = spill.write_run(spill.run_dir(kb.backend, kb.name), seq, _named_blocks(groups))
+    del groups
     words.difference_update(vocab_done)
     ops = _variant_ops(ik, words)
     ops.extend(memo.ops())
@@ -502,7 +551,8 @@ def _stage(kb: KnowledgeBase, pages: Iterable[Fields], memo: _Memo, vocab_done: 
     for ref, entry in entries:
         ops.append(Put(ik.run_entry(ref, seq), _enc.encode(entry), ABSENT))
         counted.count(entry, 1)
-    ops.append(Put(ik.run(seq), _enc.encode(_run_stats(counted)), ABSENT))
+    record = _RunRecord(_run_stats(counted), size, digest)
+    ops.append(Put(ik.run(seq), _enc.encode(record), ABSENT))
     _commit(kb, ops)
     if len(vocab_done) + len(words) > VOCAB_DONE_MAX:
         vocab_done.clear()  # a bound on what the writer holds; the cost is rewriting keys
@@ -523,6 +573,18 @@ class _MergePlan(msgspec.Struct, array_like=True):
 
 
 _plan_dec = msgspec.msgpack.Decoder(_MergePlan)
+_cursor_dec = msgspec.msgpack.Decoder(tuple[bool, bytes])
+
+
+def _run_records(backend: Backend, ik: IndexKeys) -> dict[bytes, _RunRecord]:
+    """The completion records of the staged runs, by sequence number."""
+    out: dict[bytes, _RunRecord] = {}
+    for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)):
+        for key, item in chunk:
+            seq = key[len(ik.runs) :]
+            if len(seq) == RUN_SEQ_BYTES:  # not the plan nor the merge's cursor
+                out[seq] = _run_record(item.value)
+    return out
 
 
 def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
@@ -530,10 +592,7 @@ def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
     stored = backend.get(ik.run(b""))
     if stored is not None:
         return _plan_dec.decode(stored.value)
-    complete: dict[bytes, IndexStats] = {}
-    for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)):
-        for key, item in chunk:
-            complete[key[len(ik.runs) :]] = _stats_of_run(_RUN_STATS.decode(item.value))
+    complete = {seq: _stats_of_run(r.stats) for seq, r in _run_records(backend, ik).items()}
     counted = IndexStats()
     for c in complete.values():
         counted.n += c.n
@@ -565,6 +624,80 @@ def _merge_plan(kb: KnowledgeBase, ik: IndexKeys) -> _MergePlan:
     return plan
 
 
+def _rewrite_run(kb: KnowledgeBase, ik: IndexKeys, directory: Path, seq: bytes) -> None:
+    """Write the file of run ``seq`` again from the stored pages its doc entries name (its
+    file is missing or not the one its record states). A page stored since with other content
+    is indexed as stored; one gone since is left out."""
+    paths: list[str] = []
+    for chunk in _chunks(kb.backend, ik.run_entries, prefix_end(ik.run_entries)):
+        for key, item in chunk:
+            if key[-RUN_SEQ_BYTES:] == seq:
+                paths.append(_doc_dec.decode(item.value).path)
+    fields: list[Fields] = []
+    for i in range(0, len(paths), BATCH_OPS):
+        for rec in kb.get_many(paths[i : i + BATCH_OPS]):
+            if isinstance(rec, FileRecord | DirRecord):
+                fields.append(fields_of(rec))
+    groups, _, _ = _run_of(fields)  # entries and name words: stored with the run already
+    size, digest = spill.write_run(directory, seq, _named_blocks(groups))
+    record = _run_record(_require(kb.backend.get(ik.run(seq))).value)
+    record.size, record.digest = size, digest
+    kb.commit([Put(ik.run(seq), _enc.encode(record))])
+
+
+def _require(item: Item | None) -> Item:
+    if item is None:
+        raise ConflictError("index run record", 1, None)  # another writer merged the runs
+    return item
+
+
+def _tagged(i: int, blocks: Iterator[tuple[bytes, bytes]]) -> Iterator[tuple[bytes, int, bytes]]:
+    for name, value in blocks:
+        yield name, i, value
+
+
+def _merge_blocks(
+    kb: KnowledgeBase, ik: IndexKeys, directory: Path, plan: _MergePlan, after: bytes
+) -> None:
+    """Write every block of the plan's runs once, its parts joined in run order, in key order
+    from past ``after`` (what a killed merge wrote); each batch also moves the cursor to its
+    last block, and the last one marks the blocks done."""
+    seqs = sorted(plan.complete)
+    gone = [set(plan.superseded.get(seq, ())) for seq in seqs]
+    streams = [_tagged(i, spill.read_run(directory, seq)) for i, seq in enumerate(seqs)]
+    postings = ik.postings_range()[0]
+    cursor = ik.run(b"\x00")
+    # Once per staged part (600k for one copy of 2Wiki 6k): ops made with tuple.__new__ (no
+    # Python-level constructor), and a block with one part (most) written without a copy.
+    new_tuple, join = tuple.__new__, b"".join
+    pending: list[Op] = []
+    append = pending.append
+    block, parts = b"", list[bytes]()
+
+    def put_block() -> None:
+        value = parts[0] if len(parts) == 1 else join(parts)
+        if value:
+            append(new_tuple(Put, (postings + block, value, ABSENT)))
+
+    for name, i, value in heapq.merge(*streams):
+        if name != block:
+            if parts:
+                put_block()
+                if len(pending) >= BATCH_OPS:
+                    append(Put(cursor, _enc.encode((False, block))))
+                    kb.commit(pending[:])
+                    pending.clear()
+            block, parts = name, []
+        if name <= after:
+            continue  # written by the merge this one finishes
+        drop = gone[i]
+        parts.append(without(value, drop) if drop else value)
+    if parts:
+        put_block()
+    append(Put(cursor, _enc.encode((True, b""))))
+    _commit(kb, pending)
+
+
 def merge_staged(kb: KnowledgeBase) -> int:
     """Merge the staged runs into the index: each posting block written once, its runs' parts
     joined in run order; returns the docs merged.
@@ -572,57 +705,32 @@ def merge_staged(kb: KnowledgeBase) -> int:
     A first build stages its flushes (:class:`IndexWriter` with ``staged``) instead of
     rewriting every block it touches at every flush: a block of a common word is in every
     flush, so the bytes rewritten grew with the square of the corpus. A run counts once its
-    completion record is stored (its last batch); the parts and entries of a run without one
-    are dropped. A doc in several complete runs (a resumed build indexing a page again) keeps
-    its last run's entry and postings.
+    completion record is stored (its last batch); the entries of a run without one are
+    dropped, and its file (:mod:`wikikv.search.spill`) deleted. A doc in several complete runs
+    (a resumed build indexing a page again) keeps its last run's entry and postings.
 
     The merge first stores its plan (the runs that count, the stats, the docs indexed again),
-    then writes each block with the deletion of its parts in one batch, then each doc entry
-    with the deletion of its staged copies, then the stats, and last deletes the completion
-    records and the plan. A merge killed anywhere is finished by the next one (any index write
-    starts with it): what it already moved is gone from the runs, the rest is moved the same
-    way, and the plan keeps the stats and the superseded docs it no longer could compute."""
+    writes the files of runs whose file is lost again from the stored pages, then writes the
+    blocks in key order — each batch with a cursor naming its last block —, then each doc
+    entry with the deletion of its staged copies, then the stats; last it deletes the
+    completion records, the run files, the cursor and the plan. A merge killed anywhere is
+    finished by the next one (any index write starts with it): it writes the blocks past the
+    cursor, moves the entries left the same way, and the plan keeps the stats and the
+    superseded docs it no longer could compute."""
     backend, ik = kb.backend, IndexKeys(kb.name)
+    directory = spill.run_dir(backend, kb.name)
     plan = _merge_plan(kb, ik)
+    cursor = backend.get(ik.run(b"\x00"))
+    done, after = (False, b"") if cursor is None else _cursor_dec.decode(cursor.value)
+    if not done:
+        records = _run_records(backend, ik)
+        for seq in plan.complete:
+            r = records[seq]
+            if not spill.intact(directory, seq, r.size, r.digest):
+                _rewrite_run(kb, ik, directory, seq)
+        _merge_blocks(kb, ik, directory, plan, after)
     complete = set(plan.complete)
-    superseded = {seq: set(refs) for seq, refs in plan.superseded.items()}
     pending: list[Op] = []
-
-    def commit_if_full() -> None:
-        if len(pending) >= BATCH_OPS:
-            kb.commit(pending[:])
-            pending.clear()
-
-    # Blocks, block-major: a block's parts are neighbours, in run order. A block's parts go in
-    # the batch that writes it (batches end between blocks). This loop runs once per staged
-    # part (580k for one copy of 2Wiki 6k): ops are made with tuple.__new__ (no Python-level
-    # constructor), a block is named by its staged key's middle until it is written, and a
-    # block with one part (most: a rare term is in one run) is written without a copy.
-    new_tuple, append = tuple.__new__, pending.append
-    postings = ik.postings_range()[0]
-    cut = len(ik.run_blocks)
-
-    def put_block(name: bytes, parts: list[bytes]) -> None:
-        value = parts[0] if len(parts) == 1 else b"".join(parts)
-        if value:
-            append(new_tuple(Put, (postings + name, value, ANY)))
-
-    block, parts = b"", list[bytes]()
-    for chunk in _chunks(backend, ik.run_blocks, prefix_end(ik.run_blocks)):
-        for key, item in chunk:
-            here = key[cut:-RUN_SEQ_BYTES]
-            if here != block:
-                if parts:
-                    put_block(block, parts)
-                commit_if_full()
-                block, parts = here, []
-            append(new_tuple(Delete, (key, ANY)))
-            seq = key[-RUN_SEQ_BYTES:]
-            if seq in complete:
-                gone = superseded.get(seq)
-                parts.append(without(item.value, gone) if gone else item.value)
-    if parts:
-        put_block(block, parts)
     # Entries, ref-major: a doc's staged copies go in the batch that writes its entry.
     merged = 0
     ref, entry = b"", b""
@@ -633,7 +741,9 @@ def merge_staged(kb: KnowledgeBase) -> int:
                 if entry:
                     pending.append(Put(ik.doc(ref), entry))
                     merged += 1
-                commit_if_full()
+                if len(pending) >= BATCH_OPS:
+                    kb.commit(pending[:])
+                    pending.clear()
                 ref, entry = rest[:8], b""
             pending.append(Delete(key))
             if rest[8:] in complete:
@@ -649,9 +759,14 @@ def merge_staged(kb: KnowledgeBase) -> int:
     stats.writes += 1
     pending.append(Put(ik.stats, _enc.encode(stats), version))
     _commit(kb, pending)
-    done = [key for chunk in _chunks(backend, ik.runs, prefix_end(ik.runs)) for key, _ in chunk]
-    _commit(kb, [Delete(key) for key in done if key != ik.runs])
-    kb.commit([Delete(ik.runs)])  # the plan last: until then a merge done again reads it
+    # The completion records, and the blocks a build before run files staged in the store.
+    stale = [ik.run(seq) for seq in _run_records(backend, ik)]
+    for chunk in _chunks(backend, ik.run_blocks, prefix_end(ik.run_blocks)):
+        stale.extend(key for key, _ in chunk)
+    _commit(kb, [Delete(key) for key in stale])
+    spill.clear(directory)
+    # The plan last: until then a merge done again reads it.
+    kb.commit([Delete(ik.run(b"\x00")), Delete(ik.runs)])
     return merged
 
 
