@@ -3,7 +3,7 @@ length from the longest name down finds (the longest name wins, "Keith" is not "
 
 from __future__ import annotations
 
-from wikikv.quality.claims import NAME_MIN, NameIndex
+from wikikv.quality.claims import KEYWORDS, NAME_MIN, NameIndex, may_claim
 from wikikv.search.tokenize import has_cjk
 from wikikv.text.entities import fold
 
@@ -67,3 +67,9 @@ def test_opening_is_the_every_length_lookup() -> None:
     assert found[:3] == [("/p/keith-moon", 10), ("/p/keith", 5), None]
     assert found[4] == ("/p/lu-xun", 6)
     assert found[8] is None
+
+
+def test_may_claim_is_a_keyword_anywhere_in_the_quote() -> None:
+    quotes = ["He was born.", "Ada (1815–1852)", "鲁迅生于绍兴", "卒", "（", "Nothing here.", ""]
+    assert [may_claim(q) for q in quotes] == [any(k in q for k in KEYWORDS) for q in quotes]
+    assert [may_claim(q) for q in quotes] == [True, True, True, True, True, False, False]

@@ -56,6 +56,9 @@ ZH_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 PRONOUNS = ("he ", "she ", "his ", "her ", "他", "她")
 KEYWORDS = ("born", "died", "生", "逝", "卒", "(", "（")
+# One search instead of a substring test per keyword: every fact of every page is tried.
+_KEYWORD = re.compile("|".join(re.escape(k) for k in KEYWORDS))
+_CJK = re.compile("[\u4e00-\u9fff]")
 NAME_MIN = 3
 
 
@@ -69,7 +72,12 @@ class Claim:
 
 
 def _cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    return _CJK.search(text) is not None
+
+
+def may_claim(quote: str) -> bool:
+    """Whether ``quote`` holds a word a claim needs (a fact without one states none)."""
+    return _KEYWORD.search(quote) is not None
 
 
 def _values(quote: str, name_end: int) -> list[tuple[str, str]]:
@@ -99,9 +107,10 @@ class NameIndex:
     def __init__(self) -> None:
         self._owners: dict[str, set[str]] = defaultdict(set)
         self._longest = 1
-        # the lengths of the names, longest first: opening() looks up only these (the wiki's
-        # longest name is ~100 characters, so a quote tried at every length cost ~50 lookups)
-        self._lengths: list[int] = []
+        # the lengths of the names, longest first, per first two characters: opening() looks
+        # up only the lengths of the names that open like the quote (the wiki's longest name is
+        # ~100 characters, so a quote tried at every length cost ~50 lookups)
+        self._lengths: dict[str, list[int]] = {}
 
     def add(self, path: str, names: list[str]) -> None:
         for name in names:
@@ -109,18 +118,18 @@ class NameIndex:
             if len(key) >= (2 if _cjk(key) else NAME_MIN):
                 self._owners[key].add(path)
                 self._longest = max(self._longest, len(key))
-                if len(key) not in self._lengths:
-                    self._lengths = sorted({*self._lengths, len(key)}, reverse=True)
+                lengths = self._lengths.setdefault(key[:2], [])
+                if len(key) not in lengths:
+                    lengths.append(len(key))
+                    lengths.sort(reverse=True)
 
     def opening(self, quote: str) -> tuple[str, int] | None:
         """The page whose whole name opens ``quote`` (the longest name wins), and the name's
         length. A name a longer proper name continues ("Keith" of "Keith Moon") is no match."""
         head = fold(quote[: self._longest + 2])
-        for key_len in self._lengths:
+        for key_len in self._lengths.get(head[:2], ()):
             if key_len > len(head):
                 continue
-            if key_len < 2:
-                break
             owners = self._owners.get(head[:key_len])
             if owners is None or len(owners) != 1:
                 continue
@@ -151,7 +160,7 @@ def claims_of(
     """Claims of one page's facts: (footnote number, quote, title of the cited article)."""
     out: list[Claim] = []
     for n, quote, cited_title in facts:
-        if not any(k in quote for k in KEYWORDS):
+        if not may_claim(quote):
             continue
         opened = names.opening(quote)
         subject, name_end = opened if opened is not None else (None, 0)

@@ -24,7 +24,7 @@ from wikikv.compile.model import article_path
 from wikikv.compile.pipeline import CompileOptions
 from wikikv.quality import errorbook as eb
 from wikikv.quality import validators as v
-from wikikv.quality.claims import NameIndex, claims_of, conflicts
+from wikikv.quality.claims import NameIndex, claims_of, conflicts, may_claim
 from wikikv.quality.lint import linted_meta, page_errors
 from wikikv.quality.page import ParsedPage, parse
 from wikikv.quality.queue import decided_keys
@@ -106,6 +106,8 @@ class RenderGate:
 
 
 def _in_page(path: str, rec: FileRecord, page: ParsedPage) -> list[v.Finding]:
+    if not any(may_claim(f.quote) for f in page.facts):
+        return []  # no fact states a claim (most pages): nothing can conflict
     names = NameIndex()
     names.add(path, [rec.meta.title, *rec.meta.aliases])
     own = {n for n in (rec.meta.title, *rec.meta.aliases) if n}

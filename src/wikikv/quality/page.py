@@ -66,45 +66,57 @@ class ParsedPage:
 def parse(text: str) -> ParsedPage:
     lines = text.split("\n")
     page = ParsedPage(lines)
-    section = ""
-    in_front = False
-    for i, line in enumerate(lines):
-        if i == 0 and line == "---":
-            in_front = page.front_matter = True
-            continue
-        if in_front:
-            if line == "---":
-                in_front = False
-            continue
-        if line.startswith("# ") and not page.title:
-            page.title = line[2:].strip()
-            continue
-        if line.startswith("> ") and not page.summary and page.title:
-            page.summary = line[2:].strip()
-            continue
-        if line.startswith("## "):
-            section = line.strip()
-            page.headings.add(section)
-            continue
-        fm = FACT_LINE.match(line)
-        if fm:
-            page.facts.append(Fact(i, fm.group("n"), fm.group("quote")))
-            continue
-        if NOTE_LIKE.match(line):
-            nm = NOTE_LINE.match(line)
+    start = 0
+    if lines[0] == "---":  # front matter, up to the next "---" line (or the end)
+        page.front_matter = True
+        try:
+            start = lines.index("---", 1) + 1
+        except ValueError:
+            start = len(lines)
+    # Each check below needs a given opening ("# ", "> ", "## ", "- ", "[^", "[["), so a line
+    # is tried only against the checks its first character allows: parse runs on every page
+    # twice per build (the render gate, the quality pass).
+    facts, links, headings = page.facts, page.links, page.headings
+    fact_match, note_like, note_match = FACT_LINE.match, NOTE_LIKE.match, NOTE_LINE.match
+    find_links = WIKILINK.finditer
+    in_facts = in_links = False
+    for i in range(start, len(lines)):
+        line = lines[i]
+        first = line[:1]
+        if first == "#":
+            if line.startswith("# ") and not page.title:
+                page.title = line[2:].strip()
+                continue
+            if line.startswith("## "):
+                section = line.strip()
+                headings.add(section)
+                in_facts, in_links = section in FACT_HEADINGS, section in LINK_HEADINGS
+                continue
+        elif first == ">":
+            if line.startswith("> ") and not page.summary and page.title:
+                page.summary = line[2:].strip()
+                continue
+        elif first == "-":
+            fm = fact_match(line)
+            if fm:
+                facts.append(Fact(i, fm.group("n"), fm.group("quote")))
+                continue
+            if in_facts and line.startswith("- "):
+                page.uncited_facts.append(i)
+        elif first == "[" and note_like(line):
+            nm = note_match(line)
             if nm is None:
                 page.bad_notes.append(i)
                 continue
-            n = nm.group("n")
+            n, path, s, e = nm.group("n", "path", "s", "e")
             if n in page.notes:
                 page.duplicate_notes.append(i)
                 continue
-            page.notes[n] = Note(i, n, nm.group("path"), int(nm.group("s")), int(nm.group("e")))
+            page.notes[n] = Note(i, n, path, int(s), int(e))
             continue
-        if section in FACT_HEADINGS and line.startswith("- "):
-            page.uncited_facts.append(i)
-        for m in WIKILINK.finditer(line):
-            page.links.append(Link(i, m.group(1).strip(), section in LINK_HEADINGS))
+        if "[[" in line:
+            for m in find_links(line):
+                links.append(Link(i, m.group(1).strip(), in_links))
     return page
 
 

@@ -229,7 +229,7 @@ def claim_rows(page: ParsedPage) -> list[tuple[str, str, str]]:
     """(footnote, quote, cited article or "") of the page's facts that may state a claim."""
     rows = []
     for f in page.facts:
-        if not any(k in f.quote for k in cl.KEYWORDS):
+        if not cl.may_claim(f.quote):
             continue
         note = page.notes.get(f.n)
         art = article_of(note.path) if note else None
