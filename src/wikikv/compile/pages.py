@@ -118,15 +118,20 @@ def _today() -> str:
     return dt.datetime.now(dt.UTC).date().isoformat()
 
 
+_UNSET: Fact = Fact("", -1, -1)  # "the caller has not looked for the definition yet"
+
+
 def entity_summary(
     ent: Entity,
     docs: dict[str, DocAnalysis],
     lang: str,
     texts: Mapping[str, str] | None = None,
+    defining: Fact | None = _UNSET,
 ) -> str:
     """The page's one-line summary: its own document's summary; the model's; with ``texts``,
     the sentence that says what the entity is (:func:`definition`, quoted first among the key
-    facts); else how many documents mention it."""
+    facts, or ``defining`` when the caller found it already); else how many documents mention
+    it."""
     if ent.about and docs[ent.about[0]].summary:
         own = docs[ent.about[0]]
         if texts is None or not _is_title(own.summary, own.title):
@@ -135,7 +140,9 @@ def entity_summary(
         return one_line(own.summary if lead is None else _quote(lead, texts))
     if ent.summary:  # LLM mode: the model's one-line summary of the entity
         return one_line(ent.summary)
-    fact = definition(ent, texts, lang) if texts is not None else None
+    if defining is _UNSET:
+        defining = definition(ent, texts, lang) if texts is not None else None
+    fact = defining
     if fact is not None and texts is not None:
         if lang != "zh":
             return one_line(without_note_mark(_quote(fact, texts)))
@@ -181,7 +188,10 @@ def render_entity(
 ) -> tuple[str, FileMeta]:
     """The page text and meta of one entity."""
     words = KIND_WORDS.get(lang, KIND_WORDS["en"])
-    summary = entity_summary(ent, docs, lang, texts)
+    # the sentence that defines a page with no document of its own: its summary and its first
+    # key fact (looked for once)
+    defining = None if ent.about or ent.summary else definition(ent, texts, lang)
+    summary = entity_summary(ent, docs, lang, texts, defining if not ent.about else _UNSET)
     tags = [words.get(ent.kind, ent.kind), ent.dim]
     if ent.qualifier:
         tags.append(ent.qualifier)
@@ -207,7 +217,6 @@ def render_entity(
     quoted: set[str] = set()
     names = [ent.name, *ent.aliases]
     facts = [f for f in ent.facts if says_something(_quote(f, texts), names)]
-    defining = None if ent.about or ent.summary else definition(ent, texts, lang)
     if defining is not None:  # the summary's sentence leads the key facts, with its citation
         facts = [defining, *(f for f in facts if f != defining)]
     for fact in facts:
@@ -225,18 +234,22 @@ def render_entity(
     told = {id(f) for f in facts}
     mentions = [f for f in ent.facts if id(f) not in told] + ent.mentions
     mentions = [f for f in mentions if f != defining]
-    mentions = [f for f in mentions if _quote_key(f, texts) not in quoted]
-    if mentions:
+    keyed = [(f, _quote_key(f, texts)) for f in mentions]  # each key made once
+    keyed = [(f, key) for f, key in keyed if key not in quoted]
+    if keyed:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
-        for fact in mentions:
-            _cite(out, notes, fact, texts, quoted)
+        for fact, key in keyed:
+            _cite(out, notes, fact, texts, quoted, key)
     links: list[str] = []
+    label = _label(ent.name)
     if ent.links:
         out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
         for other_key in sorted(ent.links, key=lambda k: (entities[k].path, k)):
             other = entities[other_key]
-            reason = _reason(ent, other, ent.links[other_key], lang)
-            out.append(f"- [[{other.path}|{_label(other.name)}]] — {reason}")
+            other_label = _label(other.name)
+            reasons = ent.links[other_key]
+            reason = _reason(ent, other, reasons, lang, (label, other_label))
+            out.append(f"- [[{other.path}|{other_label}]] — {reason}")
             links.append(other.path)
     sources: list[str] = []
     cited = sorted({f.doc for f in ent.facts} | {f.doc for f in ent.mentions} | set(ent.about))
@@ -248,13 +261,13 @@ def render_entity(
                 (
                     "digest of the article on " + title
                     if doc_id in ent.about
-                    else "digest of an article that mentions " + _label(ent.name)
+                    else "digest of an article that mentions " + label
                 )
                 if lang != "zh"
                 else (
                     f"《{title}》的摘要"
                     if doc_id in ent.about
-                    else f"提到{_label(ent.name)}的《{title}》的摘要"
+                    else f"提到{label}的《{title}》的摘要"
                 )
             )
             out.append(f"- [[{digest_path(doc_id)}|{title}]] — {why}")
@@ -389,11 +402,18 @@ def says_something(quote: str, names: list[str]) -> bool:
 
 
 def _cite(
-    out: list[str], notes: list[str], fact: Fact, texts: dict[str, str], quoted: set[str]
+    out: list[str],
+    notes: list[str],
+    fact: Fact,
+    texts: dict[str, str],
+    quoted: set[str],
+    key: str | None = None,
 ) -> None:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
-    already quoted on the page (several sources repeating one passage) is quoted once."""
-    key = _quote_key(fact, texts)
+    already quoted on the page (several sources repeating one passage) is quoted once.
+    ``key``: the fact's :func:`_quote_key`, when the caller has it."""
+    if key is None:
+        key = _quote_key(fact, texts)
     if key in quoted:
         return
     quoted.add(key)
@@ -403,14 +423,28 @@ def _cite(
     notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
 
 
-def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
+def _reason(
+    ent: Entity,
+    other: Entity,
+    reasons: set[str],
+    lang: str,
+    labels: tuple[str, str] | None = None,
+) -> str:
+    """Why a page links another; ``labels``: the two names' :func:`_label`, when the caller
+    has them."""
     said = sorted(one_line(r[4:], 200) for r in reasons if r.startswith("llm:"))
-    found = _found_reason(ent, other, reasons, lang)
+    found = _found_reason(ent, other, reasons, lang, labels)
     return ("；" if lang == "zh" else "; ").join([*said, *([found] if found else [])])
 
 
-def _found_reason(ent: Entity, other: Entity, reasons: set[str], lang: str) -> str:
-    a, b = _label(ent.name), _label(other.name)
+def _found_reason(
+    ent: Entity,
+    other: Entity,
+    reasons: set[str],
+    lang: str,
+    labels: tuple[str, str] | None = None,
+) -> str:
+    a, b = labels if labels is not None else (_label(ent.name), _label(other.name))
     if lang == "zh":
         parts = []
         if "mentions" in reasons:
