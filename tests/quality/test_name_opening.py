@@ -16,6 +16,8 @@ _NAMES = {
     "/p/twin-a": ["Twin"],
     "/p/twin-b": ["Twin"],
     "/p/long": ["The Very Long Name of a Company Limited"],
+    "/p/ada": ["Ada"],
+    "/p/ada-lovelace": ["Ada Lovelace", "Ada L."],
 }
 
 
@@ -61,12 +63,19 @@ def test_opening_is_the_every_length_lookup() -> None:
         "",
         "The Very Long Name of a Company Limited was founded in 1900.",
         "The Very Long Name of a Company",
+        "Ada Lovelace was born in 1815.",
+        "Ada L. was born in 1815.",
+        "Ada was born in 1815.",
+        "Ada",
+        "Adam was born.",
+        "周树人生于绍兴",
     ]
     found = [names.opening(q) for q in quotes]
     assert found == [_every_length(names, keys, q) for q in quotes]
     assert found[:3] == [("/p/keith-moon", 10), ("/p/keith", 5), None]
     assert found[4] == ("/p/lu-xun", 6)
     assert found[8] is None
+    assert found[14:17] == [("/p/ada-lovelace", 12), ("/p/ada-lovelace", 5), ("/p/ada", 3)]
 
 
 def test_may_claim_is_a_keyword_anywhere_in_the_quote() -> None:

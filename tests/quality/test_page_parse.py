@@ -160,3 +160,11 @@ _LINES = st.sampled_from(
 def test_parse_is_the_plain_reading_on_any_arrangement(lines: list[str]) -> None:
     text = "\n".join(lines)
     assert parse(text) == _plain(text)
+
+
+def test_without_links_only_the_links_are_left_out() -> None:
+    full, bare = parse(PAGE), parse(PAGE, links=False)
+    assert full.links
+    assert not bare.links
+    full.links = []
+    assert bare == full

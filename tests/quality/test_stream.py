@@ -10,7 +10,7 @@ import pytest
 from tests.compile.conftest import SMALL_EN
 from tests.quality.conftest import CONFLICTING, write_corpus
 from wikikv.compile.pipeline import Compiler
-from wikikv.quality import seed
+from wikikv.quality import seed, stream
 from wikikv.quality import validators as v
 from wikikv.quality.hooks import gated
 from wikikv.quality.repair import Repairer
@@ -70,3 +70,25 @@ def test_repair_through_the_found_pages_writes_what_the_whole_view_writes(
     assert results[0][0] > 0  # pages written
     assert results[0][1] > 0  # pages demoted
     assert results[0] == results[1]
+
+
+def test_articles_kept_between_chunks_change_no_finding(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = _seeded(store, tmp_path, "cache")
+    expected = v.validate(kb, types=CONTENT)[1]
+    for limit in (0, 1, 1 << 30):  # none kept, the last chunk's at most, all
+        monkeypatch.setattr(stream, "ARTICLE_CACHE_CHARS", limit)
+        assert validate_chunked(kb, CONTENT, chunk=2) == expected
+
+
+def test_trim_drops_the_oldest_articles_first() -> None:
+    def art(path: str, size: int) -> FileRecord:
+        return FileRecord(name=path[1:], path=path, text="x" * size)
+
+    kept: dict[str, FileRecord | None] = {"/a": art("/a", 5), "/gone": None, "/b": art("/b", 5)}
+    kept["/c"] = art("/c", 5)
+    stream._trim(kept, 10)
+    assert list(kept) == ["/gone", "/b", "/c"]
+    stream._trim(kept, 0)
+    assert kept == {}

@@ -101,15 +101,24 @@ def _values(quote: str, name_end: int) -> list[tuple[str, str]]:
     return out
 
 
+_LONG = 4
+
+
+def _opening(key: str) -> str:
+    """The bucket of a name's length in :class:`NameIndex` (see ``_lengths``)."""
+    return key[:_LONG] if len(key) >= _LONG else key[:2]
+
+
 class NameIndex:
     """Folded page names and aliases → the page they name (names two pages share are left out)."""
 
     def __init__(self) -> None:
         self._owners: dict[str, set[str]] = defaultdict(set)
         self._longest = 1
-        # the lengths of the names, longest first, per first two characters: opening() looks
-        # up only the lengths of the names that open like the quote (the wiki's longest name is
-        # ~100 characters, so a quote tried at every length cost ~50 lookups)
+        # the lengths of the names, longest first, per opening (the first four characters of a
+        # name that long, else the first two): opening() looks up only the lengths of the names
+        # that open like the quote (the wiki's longest name is ~100 characters, so a quote
+        # tried at every length cost ~50 lookups)
         self._lengths: dict[str, list[int]] = {}
 
     def add(self, path: str, names: list[str]) -> None:
@@ -118,7 +127,7 @@ class NameIndex:
             if len(key) >= (2 if _cjk(key) else NAME_MIN):
                 self._owners[key].add(path)
                 self._longest = max(self._longest, len(key))
-                lengths = self._lengths.setdefault(key[:2], [])
+                lengths = self._lengths.setdefault(_opening(key), [])
                 if len(key) not in lengths:
                     lengths.append(len(key))
                     lengths.sort(reverse=True)
@@ -127,7 +136,9 @@ class NameIndex:
         """The page whose whole name opens ``quote`` (the longest name wins), and the name's
         length. A name a longer proper name continues ("Keith" of "Keith Moon") is no match."""
         head = fold(quote[: self._longest + 2])
-        for key_len in self._lengths.get(head[:2], ()):
+        # the names of four characters or more, then the shorter ones: longest first still
+        long = self._lengths.get(head[:_LONG], ()) if len(head) >= _LONG else ()
+        for key_len in (*long, *self._lengths.get(head[:2], ())):
             if key_len > len(head):
                 continue
             owners = self._owners.get(head[:key_len])

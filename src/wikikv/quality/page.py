@@ -63,7 +63,9 @@ class ParsedPage:
         return any(h in self.headings for h in headings)
 
 
-def parse(text: str) -> ParsedPage:
+def parse(text: str, links: bool = True) -> ParsedPage:
+    """``text`` taken apart; without ``links`` the wikilinks are not collected (a pass that
+    checks no link target reads none)."""
     lines = text.split("\n")
     page = ParsedPage(lines)
     start = 0
@@ -76,7 +78,7 @@ def parse(text: str) -> ParsedPage:
     # Each check below needs a given opening ("# ", "> ", "## ", "- ", "[^", "[["), so a line
     # is tried only against the checks its first character allows: parse runs on every page
     # twice per build (the render gate, the quality pass).
-    facts, links, headings = page.facts, page.links, page.headings
+    facts, found, headings = page.facts, page.links, page.headings
     fact_match, note_like, note_match = FACT_LINE.match, NOTE_LIKE.match, NOTE_LINE.match
     find_links = WIKILINK.finditer
     in_facts = in_links = False
@@ -114,9 +116,9 @@ def parse(text: str) -> ParsedPage:
                 continue
             page.notes[n] = Note(i, n, path, int(s), int(e))
             continue
-        if "[[" in line:
+        if links and "[[" in line:
             for m in find_links(line):
-                links.append(Link(i, m.group(1).strip(), in_links))
+                found.append(Link(i, m.group(1).strip(), in_links))
     return page
 
 

@@ -25,6 +25,10 @@ from wikikv.store.paths import is_under
 from wikikv.store.records import FileRecord
 
 CHUNK_PAGES = 500  # pages held at once (and the size of one multi-get)
+# Cited articles kept from one chunk to the next, in characters of text: the pages of a chunk
+# cite articles the next chunks cite again (a whole pass read each ~3 times at one copy of
+# 2Wiki 6k); the oldest go first past this.
+ARTICLE_CACHE_CHARS = 16 << 20
 PAGE_TYPES = frozenset(
     {v.DANGLING, v.INCOMPLETE, v.MALFORMED, v.UNSUPPORTED, v.DUPLICATE, v.SOURCE_DELETED}
 )
@@ -35,13 +39,20 @@ class _ChunkView(v.View):
     """A :class:`~wikikv.quality.validators.View` of one chunk of pages (and the articles they
     cite): existence still answers for the whole wiki."""
 
-    def __init__(self, kb: KnowledgeBase, all_paths: set[str], pages: dict[str, FileRecord]):
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        all_paths: set[str],
+        pages: dict[str, FileRecord],
+        links: bool = True,
+        articles: dict[str, FileRecord | None] | None = None,
+    ):
         self.kb = kb
         self.all_paths = all_paths
         self.pages = pages
         self.dirs = {}
-        self.parsed = {p: parse(r.text) for p, r in pages.items()}
-        self._articles = {}
+        self.parsed = {p: parse(r.text, links) for p, r in pages.items()}
+        self._articles = {} if articles is None else articles
         # the articles the chunk cites, in one multi-get per 500 (not one read per page)
         cited = {n.path for page in self.parsed.values() for n in page.notes.values()}
         cited.update(s for r in pages.values() for s in r.meta.sources)
@@ -64,6 +75,7 @@ def validate_chunked(
     # Per page with claim-like facts: (path, (footnote, quote, cited article's title), own names)
     claimed: list[tuple[str, list[tuple[str, str, str]], set[str]]] = []
     titles: dict[str, str] = {"": ""}
+    articles: dict[str, FileRecord | None] = {}  # shared by the chunks' views, bounded
     for i in range(0, len(order), chunk):
         part = order[i : i + chunk]
         pages = {
@@ -73,10 +85,11 @@ def validate_chunked(
             and rec.meta.kind in v.PAGE_KINDS
             and not is_under(p, "/sources")
         }
-        view = _ChunkView(kb, all_paths, pages)
+        # only a dangling-link check reads the links (the content pass after a build has none)
+        view = _ChunkView(kb, all_paths, pages, v.DANGLING in page_types, articles)
         if page_types:
             for p, rec in pages.items():
-                found = v.check_page(view, p, rec, view.parsed[p])
+                found = v.check_page(view, p, rec, view.parsed[p], page_types)
                 out += [f for f in found if f.type in page_types]
         if wanted & CLAIM_TYPES:
             for p, rec in pages.items():
@@ -92,6 +105,7 @@ def validate_chunked(
                     titles[art] = a.meta.title if a is not None else ""
                 triples = [(n, quote, titles[art]) for n, quote, art in rows]
                 claimed.append((p, triples, v.own_names(rec)))
+        _trim(articles, ARTICLE_CACHE_CHARS)
     if wanted & CLAIM_TYPES:
         found_claims: list[cl.Claim] = []
         for p, triples, own in claimed:
@@ -101,6 +115,17 @@ def validate_chunked(
     if rest:
         out += v.validate(kb, types=rest)[1]
     return out
+
+
+def _trim(articles: dict[str, FileRecord | None], limit: int) -> None:
+    """Drop the oldest articles until the text of those left is within ``limit``."""
+    sizes = [len(r.text) if r is not None else 0 for r in articles.values()]
+    excess = sum(sizes) - limit
+    for path, size in zip(list(articles), sizes, strict=True):
+        if excess <= 0:
+            break
+        del articles[path]
+        excess -= size
 
 
 def repair_view(kb: KnowledgeBase, found: Iterable[v.Finding]) -> v.View:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from wikikv.compile.pages import WIKILINK
@@ -111,9 +111,29 @@ class View:
 
 
 # ------------------------------------------------------------------------ per page
-def check_page(view: View, path: str, rec: FileRecord, page: ParsedPage) -> list[Finding]:
+def check_page(
+    view: View,
+    path: str,
+    rec: FileRecord,
+    page: ParsedPage,
+    types: Collection[str] = ALL_TYPES,
+) -> list[Finding]:
     """Dangling links, incomplete page, malformed references, unsupported and duplicate facts,
-    deleted or changed sources — everything one page shows by itself."""
+    deleted or changed sources — everything one page shows by itself. The checks of
+    ``types`` at least are made (the link and section checks only when their type is asked
+    for: a content pass does not look up every link target)."""
+    out: list[Finding] = []
+    if DANGLING in types:
+        out += _dangling(view, path, rec, page)
+    if rec.meta.kind == "entity" and INCOMPLETE in types:
+        missing = _missing_sections(page)
+        if missing:
+            out.append(Finding(INCOMPLETE, path, "missing: " + ", ".join(missing)))
+    out += _references(view, path, rec, page)
+    return out
+
+
+def _dangling(view: View, path: str, rec: FileRecord, page: ParsedPage) -> list[Finding]:
     out: list[Finding] = []
     seen_targets: set[str] = set()
     for link in page.links:
@@ -126,11 +146,6 @@ def check_page(view: View, path: str, rec: FileRecord, page: ParsedPage) -> list
     for t in rec.meta.links:
         if t not in seen_targets and not view.exists(t):
             out.append(Finding(DANGLING, path, "meta link to a page that does not exist", t))
-    if rec.meta.kind == "entity":
-        missing = _missing_sections(page)
-        if missing:
-            out.append(Finding(INCOMPLETE, path, "missing: " + ", ".join(missing)))
-    out += _references(view, path, rec, page)
     return out
 
 
