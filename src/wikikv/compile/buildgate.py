@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from wikikv.compile.parsed import ParsedPage
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta
 
@@ -20,11 +21,14 @@ PageWrite = Callable[[str, str, FileMeta], None]
 
 class RenderCheck(Protocol):
     """Called on each page as it is rendered, before it is written: returns the meta to write
-    (with its lint status); ``failed`` lists the pages it flagged."""
+    (with its lint status); ``failed`` lists the pages it flagged. ``parsed``: the page taken
+    apart, when the renderer made it (the text then need not be parsed again)."""
 
     failed: list[str]
 
-    def __call__(self, path: str, text: str, meta: FileMeta) -> FileMeta: ...
+    def __call__(
+        self, path: str, text: str, meta: FileMeta, parsed: ParsedPage | None = None
+    ) -> FileMeta: ...
 
 
 class BuildQuality(Protocol):

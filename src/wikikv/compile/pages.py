@@ -36,6 +36,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 
+from wikikv.compile import parsed as pp
 from wikikv.compile.model import DocAnalysis, Entity, Fact, article_path, digest_path
 from wikikv.store.records import FileMeta
 from wikikv.text.definitions import (
@@ -187,6 +188,24 @@ def render_entity(
     prompt_version: str,
 ) -> tuple[str, FileMeta]:
     """The page text and meta of one entity."""
+    text, meta, _ = render_entity_parts(
+        ent, entities, docs, texts, lang, compiled_by, prompt_version
+    )
+    return text, meta
+
+
+def render_entity_parts(
+    ent: Entity,
+    entities: dict[str, Entity],
+    docs: dict[str, DocAnalysis],
+    texts: dict[str, str],
+    lang: str,
+    compiled_by: str,
+    prompt_version: str,
+) -> tuple[str, FileMeta, pp.ParsedPage | None]:
+    """The page text and meta of one entity, and the page taken apart as
+    :func:`wikikv.quality.page.parse` reads it back (None where the text could read otherwise:
+    see :func:`_parts`)."""
     words = KIND_WORDS.get(lang, KIND_WORDS["en"])
     # the sentence that defines a page with no document of its own: its summary and its first
     # key fact (looked for once)
@@ -215,12 +234,15 @@ def render_entity(
     ]
     notes: list[str] = []
     quoted: set[str] = set()
+    cites: list[tuple[int, Fact]] = []  # each quote's line and what it cites
+    heads = [out[-1]]
+    rows: list[tuple[int, str, bool, str]] = []  # a link row: line, target, in "Related Pages"
     names = [ent.name, *ent.aliases]
     facts = [f for f in ent.facts if says_something(_quote(f, texts), names)]
     if defining is not None:  # the summary's sentence leads the key facts, with its citation
         facts = [defining, *(f for f in facts if f != defining)]
     for fact in facts:
-        _cite(out, notes, fact, texts, quoted)
+        _cite(out, notes, fact, texts, quoted, cites=cites)
     if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
@@ -238,23 +260,27 @@ def render_entity(
     keyed = [(f, key) for f, key in keyed if key not in quoted]
     if keyed:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
+        heads.append(out[-1])
         for fact, key in keyed:
-            _cite(out, notes, fact, texts, quoted, key)
+            _cite(out, notes, fact, texts, quoted, key, cites)
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
         out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
+        heads.append(out[-1])
         for other_key in sorted(ent.links, key=lambda k: (entities[k].path, k)):
             other = entities[other_key]
             other_label = _label(other.name)
             reasons = ent.links[other_key]
             reason = _reason(ent, other, reasons, lang, (label, other_label))
+            rows.append((len(out), other.path, True, reason))
             out.append(f"- [[{other.path}|{other_label}]] — {reason}")
             links.append(other.path)
     sources: list[str] = []
     cited = sorted({f.doc for f in ent.facts} | {f.doc for f in ent.mentions} | set(ent.about))
     if cited:
         out += ["", "## Related Sources" if lang != "zh" else "## 相关来源"]
+        heads.append(out[-1])
         for doc_id in cited:
             title = _label(docs[doc_id].title)
             why = (
@@ -270,8 +296,10 @@ def render_entity(
                     else f"提到{label}的《{title}》的摘要"
                 )
             )
+            rows.append((len(out), digest_path(doc_id), False, why))
             out.append(f"- [[{digest_path(doc_id)}|{title}]] — {why}")
             sources.append(article_path(doc_id))
+    notes_at = len(out) + 1
     if notes:
         out += [""] + notes
     meta = FileMeta(
@@ -286,7 +314,49 @@ def render_entity(
         prompt_version=prompt_version,
         confidence=1.0 if ent.about else round(ent.confidence, 2),
     )
-    return "\n".join(out) + "\n", meta
+    text = "\n".join(out) + "\n"
+    page = _parts(out, text, ent.name, summary, heads, rows, cites, notes_at, texts)
+    return text, meta, page
+
+
+# what a wikilink's target, and a footnote's path, cannot hold (WIKILINK, NOTE_LINE)
+_NOT_IN_TARGET = re.compile(r"[\[\]|#]")
+_NOT_IN_NOTE = re.compile(r"[\]|]")
+
+
+def _parts(
+    out: list[str],
+    text: str,
+    name: str,
+    summary: str,
+    heads: list[str],
+    rows: list[tuple[int, str, bool, str]],
+    cites: list[tuple[int, Fact]],
+    notes_at: int,
+    texts: Mapping[str, str],
+) -> pp.ParsedPage | None:
+    """What :func:`wikikv.quality.page.parse` reads back from ``text``, the page
+    :func:`render_entity_parts` made of the lines ``out``: front matter, title, summary, the
+    ``heads`` headings, a fact line per cited quote (its note ``notes_at`` lines on), a link
+    per row. None when the text could read otherwise — a line break inside a quote, a name or
+    an alias (the lines would not be ``out``), a blank name (no title, so no summary), a link
+    target or a note's path a wikilink cannot hold, a row's text with a wikilink of its own or
+    ending like a footnote mark — and the gate parses the text then."""
+    if text.count("\n") != len(out) or not name.strip():
+        return None
+    page = pp.ParsedPage(out + [""], name.strip(), summary.strip(), True, set(heads))
+    for line, target, in_section, tail in rows:
+        if _NOT_IN_TARGET.search(target) or "[[" in tail or tail.endswith("]"):
+            return None
+        page.links.append(pp.Link(line, target.strip(), in_section))
+    for k, (line, fact) in enumerate(cites):
+        path = article_path(fact.doc)
+        if _NOT_IN_NOTE.search(path) or fact.start < 0 or fact.end < 0:
+            return None
+        n = str(k + 1)
+        page.facts.append(pp.Fact(line, n, texts[fact.doc][fact.start : fact.end]))
+        page.notes[n] = pp.Note(notes_at + k, n, path, fact.start, fact.end)
+    return page
 
 
 def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact | None:
@@ -408,10 +478,12 @@ def _cite(
     texts: dict[str, str],
     quoted: set[str],
     key: str | None = None,
+    cites: list[tuple[int, Fact]] | None = None,
 ) -> None:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
     already quoted on the page (several sources repeating one passage) is quoted once.
-    ``key``: the fact's :func:`_quote_key`, when the caller has it."""
+    ``key``: the fact's :func:`_quote_key`, when the caller has it; ``cites`` gets the quote's
+    line and the fact."""
     if key is None:
         key = _quote_key(fact, texts)
     if key in quoted:
@@ -419,6 +491,8 @@ def _cite(
     quoted.add(key)
     n = len(notes) + 1
     quote = texts[fact.doc][fact.start : fact.end]
+    if cites is not None:
+        cites.append((len(out), fact))
     out.append(f"- {quote} [^{n}]")
     notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
 

@@ -721,14 +721,15 @@ class Compiler:
         edited = handedits.edited_paths(self.kb)
         hand = _HandEdits(self.kb, report) if edited else None
         for path in todo_files:
-            text, meta = want.render(path, loaded)
+            text, meta, parsed = want.render_parts(path, loaded)
             if hand is not None and path in edited:
                 merged = hand.merge(path, text, meta, want.sigs[path])
                 if merged is None:
                     continue  # left as the person wrote it; a review item says why
                 text, meta = merged
+                parsed = None  # the text is no longer the one rendered
             if gate is not None:
-                meta = gate(path, text, meta)
+                meta = gate(path, text, meta, parsed)
             writer.put(path, text, meta)
             pages.sigs[path] = want.sigs[path]
             n += 1

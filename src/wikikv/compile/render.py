@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from wikikv.compile import pages as pg
 from wikikv.compile.model import DocAnalysis, Entity, Fact, Model, article_path, digest_path
+from wikikv.compile.parsed import ParsedPage
 from wikikv.compile.schema import Schema
 from wikikv.llm.base import Descriptor
 from wikikv.store.paths import ROOT, escape_segment, parent, unescape_segment
@@ -92,9 +93,17 @@ class Desired:
         return ent.facts + ent.mentions if ent is not None else []
 
     def render(self, path: str, texts: dict[str, str]) -> tuple[str, FileMeta]:
+        text, meta, _ = self.render_parts(path, texts)
+        return text, meta
+
+    def render_parts(
+        self, path: str, texts: dict[str, str]
+    ) -> tuple[str, FileMeta, ParsedPage | None]:
+        """The node's text and meta, and for an entity page the page taken apart (see
+        :func:`wikikv.compile.pages.render_entity_parts`; None for the other nodes)."""
         ent = self.entity_at.get(path)
         if ent is not None:
-            return pg.render_entity(
+            return pg.render_entity_parts(
                 ent,
                 self.model.entities,
                 self.docs,
@@ -103,6 +112,10 @@ class Desired:
                 self.compiled_by,
                 self.prompt_version,
             )
+        text, meta = self._render_source(path, texts)
+        return text, meta, None
+
+    def _render_source(self, path: str, texts: dict[str, str]) -> tuple[str, FileMeta]:
         doc_id = self.doc_of[path]
         d = self.docs[doc_id]
         if path.startswith(ARTICLES + "/"):

@@ -92,11 +92,14 @@ class RenderGate:
         self.view = _RenderView(kb, will_exist, texts)
         self.failed: list[str] = []
 
-    def __call__(self, path: str, text: str, meta: FileMeta) -> FileMeta:
+    def __call__(
+        self, path: str, text: str, meta: FileMeta, parsed: ParsedPage | None = None
+    ) -> FileMeta:
         if meta.kind != "entity":
             return meta
         rec = FileRecord(name=basename(path), path=path, text=text, meta=meta)
-        page = parse(text)
+        # the renderer's own reading of the page it wrote, else the text's
+        page = parsed if parsed is not None else parse(text)
         found = [f for f in v.check_page(self.view, path, rec, page) if f.type in _PAGE_TYPES]
         found += _in_page(path, rec, page)
         out = linted_meta(meta, page_errors(found).get(path, []))

@@ -3,64 +3,46 @@
 The format is the one :mod:`wikikv.compile.pages` writes (LLM-Wiki Appendix E): key facts as
 ``- <quote> [^n]`` lines, one ``[^n]: [[/sources/articles/<id>]] chars a-b`` note per citation,
 wikilinks on the other lines. Parsing is tolerant — validators report what does not fit, and
-repairs rewrite single lines, so a page is never rebuilt from a lossy parse.
+repairs rewrite single lines, so a page is never rebuilt from a lossy parse. The parts are
+defined in :mod:`wikikv.compile.parsed` (the renderer builds them too, for the render gate).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from wikikv.compile.pages import FACT_LINE, NOTE_LINE, WIKILINK
+from wikikv.compile.parsed import (
+    FACT_HEADINGS,
+    LINK_HEADINGS,
+    SOURCE_HEADINGS,
+    Fact,
+    Link,
+    Note,
+    ParsedPage,
+)
+
+__all__ = [
+    "ARTICLES",
+    "CITE_MARK",
+    "FACT_HEADINGS",
+    "LINK_HEADINGS",
+    "NOTE_LIKE",
+    "SOURCE_HEADINGS",
+    "Fact",
+    "Link",
+    "Note",
+    "ParsedPage",
+    "article_of",
+    "drop_lines",
+    "parse",
+    "replace_line",
+]
 
 ARTICLES = "/sources/articles/"
-FACT_HEADINGS = ("## Key Facts", "## 要点")
-SOURCE_HEADINGS = ("## Related Sources", "## 相关来源")
-LINK_HEADINGS = ("## Related Pages", "## 相关页面")
 # Anything that looks like a footnote definition, well-formed or not.
 NOTE_LIKE = re.compile(r"^\[\^[^\]]*\]:")
 CITE_MARK = re.compile(r"\[\^(\d+)\]")
-
-
-@dataclass
-class Fact:
-    line: int
-    n: str
-    quote: str
-
-
-@dataclass
-class Note:
-    line: int
-    n: str
-    path: str
-    start: int
-    end: int
-
-
-@dataclass
-class Link:
-    line: int
-    target: str
-    in_section: bool  # a row of "Related Pages" (removable whole) rather than inline prose
-
-
-@dataclass
-class ParsedPage:
-    lines: list[str]
-    title: str = ""
-    summary: str = ""
-    front_matter: bool = False
-    headings: set[str] = field(default_factory=set)
-    facts: list[Fact] = field(default_factory=list)
-    notes: dict[str, Note] = field(default_factory=dict)
-    bad_notes: list[int] = field(default_factory=list)  # line numbers of unparseable notes
-    duplicate_notes: list[int] = field(default_factory=list)
-    uncited_facts: list[int] = field(default_factory=list)  # "- ..." lines under Key Facts
-    links: list[Link] = field(default_factory=list)
-
-    def has_any(self, headings: tuple[str, ...]) -> bool:
-        return any(h in self.headings for h in headings)
 
 
 def parse(text: str, links: bool = True) -> ParsedPage:
