@@ -3,7 +3,7 @@
 ``lmdb:///abs/path`` or ``lmdb://rel/path`` or a bare directory path → LMDB (the default);
 ``memory://`` → in-process; ``redis://host:port/db``, ``redis+cluster://host:port`` and
 ``postgresql://...`` → the server backends (extras ``wikikv[redis]``, ``wikikv[postgres]``).
-LMDB options go in the query string: ``?sync=false&map_size=1048576``.
+LMDB options go in the query string: ``?sync=false&map_size=1048576&resident_mb=256``.
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ def open_backend(url: str) -> Backend:
         for name in ("map_size", "max_readers"):
             if name in opts:
                 kwargs[name] = _positive(opts.pop(name), name, url)
+        if "resident_mb" in opts:  # 0: keep every page of the map the process read
+            value = opts.pop("resident_mb")
+            kwargs["resident_mb"] = 0 if value == "0" else _positive(value, "resident_mb", url)
         if "sync" in opts:
             kwargs["sync"] = _flag(opts.pop("sync"), "sync")
         if "readonly" in opts:
