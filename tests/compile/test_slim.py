@@ -1,6 +1,7 @@
 """What a full build's render keeps of the derive (:mod:`wikikv.compile.slim`): the analyses
 without their mentions and the model without surfaces, with shared link reasons, render every
-page exactly as the whole ones do; and a build hands the render nothing more."""
+page exactly as the whole ones do; and a build hands the render nothing more (nor keeps the
+analysis's gazetteer through it)."""
 
 from __future__ import annotations
 
@@ -65,10 +66,12 @@ def test_a_build_renders_from_slimmed_analyses(
     store: Store, small_en: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[Desired] = []
+    gazetteers: list[int] = []
     phase_b = Compiler._phase_b
 
     def spy(self: Compiler, want: Desired, *args: Any) -> Any:
         seen.append(want)
+        gazetteers.append(self.provider.gazetteer.size)  # type: ignore[attr-defined]
         return phase_b(self, want, *args)
 
     monkeypatch.setattr(Compiler, "_phase_b", spy)
@@ -77,3 +80,4 @@ def test_a_build_renders_from_slimmed_analyses(
     assert want.docs
     assert all(not d.mentions and not d.roles for d in want.docs.values())
     assert all(not e.surfaces for e in want.model.entities.values())
+    assert gazetteers == [0]  # the corpus gazetteer served phase A only

@@ -56,7 +56,7 @@ from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import basename
 from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
-from wikikv.text.entities import ALIAS_KIND
+from wikikv.text.entities import ALIAS_KIND, Gazetteer
 
 ProgressFn = Callable[[str, int, int], None]
 # Pages between two saves of the signature map (what a resumed job can skip).
@@ -466,6 +466,10 @@ class Compiler:
             if self.options.quality is not None:
                 self.options.quality.before_sync(self.kb, self.provider)
             analysed = self._phase_a(todo, writer, pages, progress)
+            if todo and isinstance(self.provider, ExtractiveProvider):
+                # phase B detects no entities: the corpus gazetteer (every title's variants)
+                # would be held through the render for nothing; the next analysis sets its own
+                self.provider.use_gazetteer(Gazetteer())
             current.update(analysed)
             report.analyzed = len(analysed)
             report.timings["analyse"] = time.perf_counter() - t
