@@ -697,10 +697,12 @@ def _merge_blocks(
     append = pending.append
     block, parts = b"", list[bytes]()
 
+    # ANY, not ABSENT: a merge an older build killed (blocks staged in the store) wrote some
+    # blocks whole already; they are written again with the same postings.
     def put_block() -> None:
         value = parts[0] if len(parts) == 1 else join(parts)
         if value:
-            append(new_tuple(Put, (postings + block, value, ABSENT)))
+            append(new_tuple(Put, (postings + block, value, ANY)))
 
     for name, i, value in heapq.merge(*streams):
         if name != block:
