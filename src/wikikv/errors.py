@@ -30,6 +30,7 @@ Hierarchy::
     │   └── BackendUnavailable              the engine cannot be reached
     ├── ConfigError                         a store URL or setting is invalid
     ├── CorpusError                         a corpus file or folder cannot be ingested
+    ├── AnalysisWorkerFailed                a forked analysis worker died before answering
     ├── VaultError                          a vault / JSON-lines export or import failed
     │   ├── ImportRefused                   an import source broke a rule (names the file)
     │   ├── SigningKeyError                 no usable HMAC key for a signed export
@@ -208,6 +209,11 @@ class ConfigError(WikiKVError, ValueError):
 
 class CorpusError(WikiKVError):
     """A corpus file or folder cannot be ingested."""
+
+
+class AnalysisWorkerFailed(WikiKVError):
+    """A worker process analysing a build's documents ended without handing its batch back
+    (killed, out of memory); the build stops as if killed and resumes on the next run."""
 
 
 class VaultError(WikiKVError):

@@ -29,7 +29,8 @@ from types import TracebackType
 from typing import Any
 
 from wikikv.compile import handedits, persisted, slim, state
-from wikikv.compile.analyze import ANALYSIS_VERSION, analyze_documents
+from wikikv.compile.analyze import ANALYSIS_VERSION
+from wikikv.compile.analyze_workers import analysed_chunks, cpu_with_children
 from wikikv.compile.buildgate import BuildQuality, RenderCheck
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
@@ -461,7 +462,8 @@ class Compiler:
                         titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
                     self.provider.use_titles(*gazetteer_for(titles, folder))
                     del titles  # it refers to every analysis, which phase B slims
-            t, cpu = time.perf_counter(), time.process_time()
+            # with the CPU of the worker processes phase A may fork (analyze_workers)
+            t, cpu = time.perf_counter(), cpu_with_children()
             texts = {d.id: d.text for d in docs}
             if self.options.quality is not None:
                 self.options.quality.before_sync(self.kb, self.provider)
@@ -473,7 +475,7 @@ class Compiler:
             current.update(analysed)
             report.analyzed = len(analysed)
             report.timings["analyse"] = time.perf_counter() - t
-            report.timings["analyse_cpu"] = time.process_time() - cpu
+            report.timings["analyse_cpu"] = cpu_with_children() - cpu
             if schema is None:
                 schema = self._cold_start(current, folder)
             with _gc_paused():  # phase B
@@ -610,43 +612,46 @@ class Compiler:
         # (digests alone hold a few sentences per document).
         indexer = self._indexer()
         unsaved: list[DocAnalysis] = []  # analysed, written, not yet recorded as done
-        for i in range(0, len(todo), step):
-            chunk = todo[i : i + step]
-            use_existing = getattr(self.provider, "use_existing", None)
-            if use_existing is not None:  # LLM mode: SelectPages feeds the page prompts
-                from wikikv.compile.select_pages import select_pages
-
-                use_existing(select_pages(self.kb, chunk))
-            analyses = analyze_documents(
-                chunk, self.provider, self.options.workers, self.options.fast_zh
-            )
-            for doc, a in zip(chunk, analyses, strict=True):
-                path = article_path(doc.id)
-                meta = article_meta(a, doc.text)
-                writer.put(path, doc.text, meta)
-                if indexer is not None:
-                    indexer.add_path(path, doc.text, meta)
-                pages.sigs[path] = "a:" + a.fingerprint
-                out[doc.id] = a
-            writer.flush()
-            unsaved += analyses
-            done += len(chunk)
-            last = done == len(todo)
-            # A document is recorded as done only once its article is searchable: a job killed
-            # before the index flush analyses the unrecorded ones again on resume.
-            if indexer is None or last or indexer.pending_chars >= INDEX_FLUSH_CHARS:
-                if indexer is not None:
-                    indexer.flush()
-                progress.docs_done = done
-                progress.updated_at = now()
-                state.write(
-                    self.kb,
-                    state.doc_ops(self.kb, unsaved)
-                    + [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)],
-                )
-                unsaved = []
-            self.progress("analyse", done, len(todo))
+        chunks = [todo[i : i + step] for i in range(0, len(todo), step)]
+        # analysed ahead in forked workers when it pays, handed back in order (analyze_workers)
+        with analysed_chunks(
+            chunks, self.provider, self.options.workers, self.options.fast_zh, self._select_pages
+        ) as stream:
+            for chunk, analyses in zip(chunks, stream, strict=True):
+                for doc, a in zip(chunk, analyses, strict=True):
+                    path = article_path(doc.id)
+                    meta = article_meta(a, doc.text)
+                    writer.put(path, doc.text, meta)
+                    if indexer is not None:
+                        indexer.add_path(path, doc.text, meta)
+                    pages.sigs[path] = "a:" + a.fingerprint
+                    out[doc.id] = a
+                writer.flush()
+                unsaved += analyses
+                done += len(chunk)
+                last = done == len(todo)
+                # A document is recorded as done only once its article is searchable: a job
+                # killed before the index flush analyses the unrecorded ones again on resume.
+                if indexer is None or last or indexer.pending_chars >= INDEX_FLUSH_CHARS:
+                    if indexer is not None:
+                        indexer.flush()
+                    progress.docs_done = done
+                    progress.updated_at = now()
+                    state.write(
+                        self.kb,
+                        state.doc_ops(self.kb, unsaved)
+                        + [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)],
+                    )
+                    unsaved = []
+                self.progress("analyse", done, len(todo))
         return out
+
+    def _select_pages(self, chunk: Sequence[Document]) -> None:
+        use_existing = getattr(self.provider, "use_existing", None)
+        if use_existing is not None:  # LLM mode: SelectPages feeds the page prompts
+            from wikikv.compile.select_pages import select_pages
+
+            use_existing(select_pages(self.kb, list(chunk)))
 
     def _cold_start(self, docs: dict[str, DocAnalysis], folder: bool) -> Schema:
         inputs = [DocInput(d.id, d.title, "", d.lang, d.group) for d in docs.values()]
