@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wikikv.errors import CorruptRecord
+from wikikv.errors import BackendError, CorruptRecord
 from wikikv.search import spill
 from wikikv.store.store import open_store
 
@@ -52,3 +52,8 @@ def test_run_files_live_beside_an_lmdb_store_and_apart_per_store_elsewhere(
     with open_store("memory://") as a, open_store("memory://") as b:
         assert spill.run_dir(a.backend, "kb") == spill.run_dir(a.backend, "kb")
         assert spill.run_dir(a.backend, "kb") != spill.run_dir(b.backend, "kb")
+
+
+def test_a_run_that_cannot_be_written_fails_as_a_backend_error(tmp_path: Path) -> None:
+    with pytest.raises(BackendError):
+        spill.write_run(tmp_path / "gone", b"\x02" * 8, iter(BLOCKS))

@@ -30,7 +30,7 @@ from pathlib import Path
 from struct import Struct
 from typing import Any
 
-from wikikv.errors import CorruptRecord
+from wikikv.errors import BackendError, CorruptRecord
 
 _HEAD = Struct("<HI")
 READ_CHUNK = 1 << 20  # bytes a reader holds of one run at a time
@@ -89,18 +89,21 @@ def write_run(
         size += len(buf)
         buf.clear()
 
-    with open(tmp, "wb") as f:
-        for key, value in blocks:
-            buf += pack(len(key), len(value))
-            buf += key
-            buf += value
-            if len(buf) >= READ_CHUNK:
-                out()
-        out()
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, final)
-    _sync_dir(directory)
+    try:
+        with open(tmp, "wb") as f:
+            for key, value in blocks:
+                buf += pack(len(key), len(value))
+                buf += key
+                buf += value
+                if len(buf) >= READ_CHUNK:
+                    out()
+            out()
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, final)
+        _sync_dir(directory)
+    except OSError as exc:  # a full or read-only disk: the flush fails, nothing is counted
+        raise BackendError(f"index run file {final}: {exc}") from exc
     return size, digest.digest()
 
 
