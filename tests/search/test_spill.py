@@ -3,6 +3,8 @@ told apart from the one its record states, and an LMDB store keeps them beside i
 
 from __future__ import annotations
 
+import gc
+import os
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,20 @@ def test_run_files_live_beside_an_lmdb_store_and_apart_per_store_elsewhere(
 def test_a_run_that_cannot_be_written_fails_as_a_backend_error(tmp_path: Path) -> None:
     with pytest.raises(BackendError):
         spill.write_run(tmp_path / "gone", b"\x02" * 8, iter(BLOCKS))
+
+
+def test_a_temporary_run_directory_goes_with_its_store_in_its_own_process_only(
+    tmp_path: Path,
+) -> None:
+    made = tmp_path / "runs"
+    made.mkdir()
+    spill._remove(made, os.getpid() + 1)  # a forked child's copy of the store
+    assert made.exists()
+    spill._remove(made, os.getpid())
+    assert not made.exists()
+    store = open_store("memory://")
+    temp = spill.run_dir(store.backend, "kb")
+    store.close()
+    del store
+    gc.collect()
+    assert not temp.exists()

@@ -61,10 +61,17 @@ def run_dir(backend: Any, kb: str) -> Path:
         made = dirs.get(kb)
         if made is None:
             made = dirs[kb] = Path(tempfile.mkdtemp(prefix="wikikv-runs-"))
-            weakref.finalize(inner, shutil.rmtree, made, True)  # gone with the store object
+            weakref.finalize(inner, _remove, made, os.getpid())  # gone with the store object
         out = made
     out.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def _remove(directory: Path, owner: int) -> None:
+    """Remove a temporary run directory, in the process that made it only (a forked worker
+    dropping its copy of the store must not take the parent's runs with it)."""
+    if os.getpid() == owner:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def run_path(directory: Path, seq: bytes) -> Path:
