@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -239,3 +242,70 @@ def test_serially_each_batch_is_preceded_by_its_hook(hotpot_slice: Path) -> None
         for batch in stream:
             seen.append("got " + batch[0].id)
     assert seen == [x for c in chunks for x in (c[0].id, "got " + c[0].id)]
+
+
+def test_ctrl_c_in_a_worker_is_left_to_this_process(
+    hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C reaches every process of the group: a worker ignores it (no traceback per
+    worker, no lost batch); this process's KeyboardInterrupt ends the workers."""
+    docs = _docs(hotpot_slice)
+    chunks = _chunks(docs, 10)
+    monkeypatch.setattr(analyze_workers, "PARALLEL_MIN_CHARS", 0)
+    with analysed_chunks(chunks, _provider(docs), workers=2) as stream:
+        batches = iter(stream)
+        first = next(batches)
+        for proc in stream._procs:
+            os.kill(proc.pid, signal.SIGINT)
+        rest = list(batches)
+    assert len([first, *rest]) == len(chunks)
+
+
+_ORPHAN = """
+import sys, time
+from pathlib import Path
+from wikikv.compile import analyze_workers
+from wikikv.compile.analyze_workers import analysed_chunks
+from wikikv.compile.ingest import read_corpus
+from wikikv.llm.extractive import ExtractiveProvider
+
+def slow(chunk, *args):
+    time.sleep(60)
+
+analyze_workers.analyze_documents = slow
+analyze_workers.PARALLEL_MIN_CHARS = 0
+docs = read_corpus(Path(sys.argv[1])).documents
+with analysed_chunks([docs[:5], docs[5:10]], ExtractiveProvider(), 2) as stream:
+    stream._start()
+    stream._tasks[0].send(0)  # each worker busy with a batch when this process is killed
+    stream._tasks[1].send(1)
+    print(" ".join(str(p.pid) for p in stream._procs), flush=True)
+    time.sleep(60)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_die_with_a_build_killed_outright(tmp_path: Path, hotpot_slice: Path) -> None:
+    """A build killed with SIGKILL (no cleanup runs) leaves no worker analysing for nobody."""
+    script = tmp_path / "orphan.py"
+    script.write_text(_ORPHAN)
+    with subprocess.Popen(
+        [sys.executable, str(script), str(hotpot_slice)], stdout=subprocess.PIPE, text=True
+    ) as proc:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+        assert all(_alive(p) for p in pids)
+        proc.kill()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)

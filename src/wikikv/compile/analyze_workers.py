@@ -16,6 +16,7 @@ pool, :func:`wikikv.compile.analyze.tag_chinese`), a small job, one CPU, or no `
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import itertools
 import multiprocessing as mp
@@ -23,6 +24,8 @@ import os
 import pickle
 import queue
 import resource
+import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -132,7 +135,8 @@ class AnalysisStream:
         try:
             for (task_r, task_w), (res_r, res_w) in pipes:
                 others = [c for p in pipes for pair in p for c in pair if c not in (task_r, res_w)]
-                proc = ctx.Process(target=_serve, args=(task_r, res_w, others), daemon=True)
+                args = (task_r, res_w, others, os.getpid())
+                proc = ctx.Process(target=_serve, args=args, daemon=True)
                 proc.start()
                 task_r.close()
                 res_w.close()
@@ -203,8 +207,14 @@ def analysed_chunks(
         stream.close()
 
 
-def _serve(tasks: Connection, results: Connection, inherited: list[Connection]) -> None:
+def _serve(
+    tasks: Connection, results: Connection, inherited: list[Connection], parent: int
+) -> None:
     """A worker: analyse the batches whose numbers arrive on ``tasks`` until its end."""
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself, and they
+    # must not print a traceback each. A parent killed outright takes them with it (Linux).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
     for conn in inherited:  # the other workers' ends: their pipes must end with the parent
         conn.close()
     assert _job is not None
@@ -218,4 +228,23 @@ def _serve(tasks: Connection, results: Connection, inherited: list[Connection]) 
             out = _OK + _encoder.encode(analyze_documents(chunks[i], provider, 1, fast_zh))
         except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
             out = _FAILED + pickle.dumps(exc)
-        results.send_bytes(out)
+        try:
+            results.send_bytes(out)
+        except OSError:  # the parent is gone (broken pipe): nobody wants the rest
+            return
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies (no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl: orphans end at EOF
+        return
+    if os.getppid() != parent:  # pragma: no cover - the parent died before the request
+        os._exit(0)
