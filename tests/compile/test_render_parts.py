@@ -91,7 +91,7 @@ def _page(
     out = ["---", "type: people", "aliases: []", "---", f"# {name}", "> A mathematician.", ""]
     out.append("## Key Facts")
     heads = [out[-1]]
-    cites = [(len(out), Fact(doc, 0, len(quote)))]
+    cites = [(len(out), quote, pg.article_path(doc), Fact(doc, 0, len(quote)))]
     out.append(f"- {quote} [^1]")
     out += ["", "## Related Pages"]
     heads.append(out[-1])
@@ -100,8 +100,7 @@ def _page(
     notes_at = len(out) + 1
     out += ["", f"[^1]: [[{pg.article_path(doc)}]] chars 0-{len(quote)}"]
     text = "\n".join(out) + "\n"
-    texts = {doc: quote + " More text."}
-    parts = pg._parts(out, text, name, "A mathematician.", heads, rows, cites, notes_at, texts)
+    parts = pg._parts(out, text, name, "A mathematician.", heads, rows, cites, notes_at)
     return text, parts
 
 

@@ -234,7 +234,7 @@ def render_entity_parts(
     ]
     notes: list[str] = []
     quoted: set[str] = set()
-    cites: list[tuple[int, Fact]] = []  # each quote's line and what it cites
+    cites: list[tuple[int, str, str, Fact]] = []  # each quote's line, quote, article, span
     heads = [out[-1]]
     rows: list[tuple[int, str, bool, str]] = []  # a link row: line, target, in "Related Pages"
     names = [ent.name, *ent.aliases]
@@ -296,8 +296,9 @@ def render_entity_parts(
                     else f"提到{label}的《{title}》的摘要"
                 )
             )
-            rows.append((len(out), digest_path(doc_id), False, why))
-            out.append(f"- [[{digest_path(doc_id)}|{title}]] — {why}")
+            digest = digest_path(doc_id)
+            rows.append((len(out), digest, False, why))
+            out.append(f"- [[{digest}|{title}]] — {why}")
             sources.append(article_path(doc_id))
     notes_at = len(out) + 1
     if notes:
@@ -315,7 +316,7 @@ def render_entity_parts(
         confidence=1.0 if ent.about else round(ent.confidence, 2),
     )
     text = "\n".join(out) + "\n"
-    page = _parts(out, text, ent.name, summary, heads, rows, cites, notes_at, texts)
+    page = _parts(out, text, ent.name, summary, heads, rows, cites, notes_at)
     return text, meta, page
 
 
@@ -331,9 +332,8 @@ def _parts(
     summary: str,
     heads: list[str],
     rows: list[tuple[int, str, bool, str]],
-    cites: list[tuple[int, Fact]],
+    cites: list[tuple[int, str, str, Fact]],
     notes_at: int,
-    texts: Mapping[str, str],
 ) -> pp.ParsedPage | None:
     """What :func:`wikikv.quality.page.parse` reads back from ``text``, the page
     :func:`render_entity_parts` made of the lines ``out``: front matter, title, summary, the
@@ -349,12 +349,11 @@ def _parts(
         if _NOT_IN_TARGET.search(target) or "[[" in tail or tail.endswith("]"):
             return None
         page.links.append(pp.Link(line, target.strip(), in_section))
-    for k, (line, fact) in enumerate(cites):
-        path = article_path(fact.doc)
+    for k, (line, quote, path, fact) in enumerate(cites):
         if _NOT_IN_NOTE.search(path) or fact.start < 0 or fact.end < 0:
             return None
         n = str(k + 1)
-        page.facts.append(pp.Fact(line, n, texts[fact.doc][fact.start : fact.end]))
+        page.facts.append(pp.Fact(line, n, quote))
         page.notes[n] = pp.Note(notes_at + k, n, path, fact.start, fact.end)
     return page
 
@@ -478,12 +477,12 @@ def _cite(
     texts: dict[str, str],
     quoted: set[str],
     key: str | None = None,
-    cites: list[tuple[int, Fact]] | None = None,
+    cites: list[tuple[int, str, str, Fact]] | None = None,
 ) -> None:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
     already quoted on the page (several sources repeating one passage) is quoted once.
     ``key``: the fact's :func:`_quote_key`, when the caller has it; ``cites`` gets the quote's
-    line and the fact."""
+    line, the quote, the cited article's path and the fact."""
     if key is None:
         key = _quote_key(fact, texts)
     if key in quoted:
@@ -491,10 +490,11 @@ def _cite(
     quoted.add(key)
     n = len(notes) + 1
     quote = texts[fact.doc][fact.start : fact.end]
+    path = article_path(fact.doc)
     if cites is not None:
-        cites.append((len(out), fact))
+        cites.append((len(out), quote, path, fact))
     out.append(f"- {quote} [^{n}]")
-    notes.append(f"[^{n}]: [[{article_path(fact.doc)}]] chars {fact.start}-{fact.end}")
+    notes.append(f"[^{n}]: [[{path}]] chars {fact.start}-{fact.end}")
 
 
 def _reason(
