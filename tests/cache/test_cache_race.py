@@ -26,6 +26,25 @@ SECONDS = 3.0
 DIRS = 4
 
 
+def _moved_to(l3: KnowledgeBase, start: str, target: str, hops: int = 16) -> bool:
+    """Whether the audit trail shows a chain of moves from ``start`` to ``target``."""
+    seen, frontier = {start}, [start]
+    for _ in range(hops):
+        step: list[str] = []
+        for path in frontier:
+            for e in l3.audit(None, path_prefix=path):
+                dest = e.detail.removeprefix("-> ")
+                if e.op == "move" and e.path == path and dest not in seen:
+                    if dest == target:
+                        return True
+                    seen.add(dest)
+                    step.append(dest)
+        if not step:
+            return False
+        frontier = step
+    return False
+
+
 def _reader(kb: KnowledgeBase, l3: KnowledgeBase, counts: dict[str, int], stop: float) -> None:
     i = 0
     while time.monotonic() < stop:
@@ -45,7 +64,10 @@ def _reader(kb: KnowledgeBase, l3: KnowledgeBase, counts: dict[str, int], stop: 
             if rec is None:
                 # Dropped by skip-on-miss. Legitimate only if L3 moved on (stale cached listing).
                 fresh = l3.ls(d)
-                if fresh.record.meta.version == listing.record.meta.version and l3.get(child) is None:
+                if (
+                    fresh.record.meta.version == listing.record.meta.version
+                    and l3.get(child) is None
+                ):
                     counts["violations"] += 1
                 else:
                     counts["stale_misses"] += 1
@@ -53,9 +75,9 @@ def _reader(kb: KnowledgeBase, l3: KnowledgeBase, counts: dict[str, int], stop: 
                 counts["undecodable"] += 1
             elif rec.path != child:
                 # Only a redirect left by a move since the listing may lead elsewhere: the
-                # store's audit trail must show that move of this child to this very path.
-                moves = l3.audit(None, path_prefix=child)
-                if any(e.op == "move" and e.detail == f"-> {rec.path}" for e in moves):
+                # store's audit trail must show moves leading from this child to this very path
+                # (a redirect is followed to its end, so the page may have moved again since).
+                if _moved_to(l3, child, rec.path):
                     counts["moved"] += 1
                 else:
                     counts["wrong_path"] += 1
