@@ -250,7 +250,9 @@ class ExportVerifyFailed(VaultError):
         self.changed = changed
         self.added = added
         self.missing = missing
-        parts = [] if signature_ok else ["the manifest signature does not match (wrong key or edited)"]
+        parts = (
+            [] if signature_ok else ["the manifest signature does not match (wrong key or edited)"]
+        )
         for label, names in (("changed", changed), ("added", added), ("missing", missing)):
             if names:
                 parts.append(f"{label}: {', '.join(names)}")

@@ -134,9 +134,7 @@ def test_engines_lmdb_only(tmp_path: Path) -> None:
 # -------------------------------------------------------- processes (spawned)
 @pytest.mark.redis
 def test_concurrent_readers_report_throughput_hits_and_memory(tmp_path: Path) -> None:
-    res = scaleout_procs.run_concurrent(
-        (300,), (1, 2), 0.2, tmp_path, _noop, service_url("redis")
-    )
+    res = scaleout_procs.run_concurrent((300,), (1, 2), 0.2, tmp_path, _noop, service_url("redis"))
     runs = res["sizes"][str(WikiPlan(300, 7).n_nodes)]["runs"]
     assert set(runs) == {f"cache {m}, N={n}" for m in scaleout_procs.CACHE_MODES for n in (1, 2)}
     for name, r in runs.items():

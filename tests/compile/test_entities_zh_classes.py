@@ -209,9 +209,7 @@ HOMETOWN = """# 故乡
 """
 
 
-def test_a_naming_sentence_and_its_neighbour_make_the_summary(
-    store: Store, tmp_path: Path
-) -> None:
+def test_a_naming_sentence_and_its_neighbour_make_the_summary(store: Store, tmp_path: Path) -> None:
     pages = pages_by_title(
         build_zh_folder(store, tmp_path, "stories", {"祝福": BLESSING, "故乡": HOMETOWN})
     )

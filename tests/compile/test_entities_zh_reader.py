@@ -62,7 +62,9 @@ ESSAY_B = """# 再说山风
 
 
 def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path: Path) -> None:
-    pages = pages_by_title(build_zh_folder(store, tmp_path, "carter", {"赶车": CARTER, "赶集": MARKET}))
+    pages = pages_by_title(
+        build_zh_folder(store, tmp_path, "carter", {"赶车": CARTER, "赶集": MARKET})
+    )
     assert "阿贵" in pages  # speaks: a name
     assert pages["阿贵"][0].startswith("/人物/")
     assert "马鞭" not in pages  # acts, but shows no sign of a name
@@ -79,7 +81,9 @@ def test_a_dictionary_noun_acting_in_a_story_gets_no_page(store: Store, tmp_path
 def test_a_journal_with_periodical_evidence_is_an_organization(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = pages_by_title(build_zh_folder(store, tmp_path, "essays", {"说山风": ESSAY_A, "再说山风": ESSAY_B}))
+    pages = pages_by_title(
+        build_zh_folder(store, tmp_path, "essays", {"说山风": ESSAY_A, "再说山风": ESSAY_B})
+    )
     assert "山风" in pages
     assert pages["山风"][0].startswith("/机构/")
     # a council a text always gives an owner (北京大学评议会) is an organ, not one body
@@ -89,7 +93,9 @@ def test_a_journal_with_periodical_evidence_is_an_organization(
 def test_a_page_without_its_own_article_is_summarised_by_its_definition(
     store: Store, tmp_path: Path
 ) -> None:
-    pages = pages_by_title(build_zh_folder(store, tmp_path, "village", {"赶车": CARTER, "赶集": MARKET}))
+    pages = pages_by_title(
+        build_zh_folder(store, tmp_path, "village", {"赶车": CARTER, "赶集": MARKET})
+    )
     path, page = pages["石桥村"]
     assert path.startswith("/地点/")
     assert page.meta.summary == "那地方叫石桥村，是一个临河的小村庄。"

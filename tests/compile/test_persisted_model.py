@@ -290,9 +290,7 @@ def test_a_title_whose_kind_changes_moves_and_its_digests_follow(
     assert report.model_reads, report.model_fallback
     assert before is not None
     whole = store.create_kb("whole")
-    Compiler(whole).build(
-        _write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]])
-    )
+    Compiler(whole).build(_write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]]))
     assert _pages(kb) == _pages(whole)
     digest = kb.get("/sources/digests/m2")
     assert isinstance(digest, FileRecord)

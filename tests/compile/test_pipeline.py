@@ -133,7 +133,9 @@ def test_remove_drops_pages_left_without_sources(store: Store, small_en: Path) -
     _invariants(kb)
 
 
-def test_resume_after_a_simulated_crash_equals_a_clean_build(tmp_path: Path, hotpot_slice: Path) -> None:
+def test_resume_after_a_simulated_crash_equals_a_clean_build(
+    tmp_path: Path, hotpot_slice: Path
+) -> None:
     clean_store = open_store(f"lmdb://{tmp_path / 'clean'}?sync=false")
     crash_store = open_store(f"lmdb://{tmp_path / 'crash'}?sync=false")
     try:

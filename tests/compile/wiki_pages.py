@@ -44,7 +44,9 @@ def section(text: str, heading: str) -> list[str]:
     return out
 
 
-def build_zh_folder(store: Store, tmp_path: Path, name: str, files: dict[str, str]) -> KnowledgeBase:
+def build_zh_folder(
+    store: Store, tmp_path: Path, name: str, files: dict[str, str]
+) -> KnowledgeBase:
     """A kb ``name`` compiled from one collection folder (文集) of ``files`` (title → text)."""
     corpus = tmp_path / name / "文集"
     corpus.mkdir(parents=True)

@@ -22,8 +22,6 @@ def kb() -> Iterator[KnowledgeBase]:
     store.close()
 
 
-
-
 FINAL = {
     "answer": "Emma Thomas",
     "insufficient": False,

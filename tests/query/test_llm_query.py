@@ -30,8 +30,6 @@ def kb() -> Iterator[KnowledgeBase]:
     store.close()
 
 
-
-
 def roles(server: ScriptedLLMServer) -> list[str]:
     return [role_of(r.schema) for r in server.completions]
 
@@ -140,7 +138,12 @@ def test_ask_uses_the_model_answer_with_checked_citations(
 
     server.handler = handler
     answer = ask(
-        kb, "Who is Nolan's wife?", provider, Budget(max_reads=24), allow_direct=False, strategy="answer"
+        kb,
+        "Who is Nolan's wife?",
+        provider,
+        Budget(max_reads=24),
+        allow_direct=False,
+        strategy="answer",
     )
     assert answer.mode == "llm"
     assert answer.answer == "Emma Thomas"
@@ -165,7 +168,12 @@ def test_an_answer_without_a_checked_citation_is_not_given(
 
     server.handler = handler
     answer = ask(
-        kb, "Who is Nolan's wife?", provider, Budget(max_reads=24), allow_direct=False, strategy="answer"
+        kb,
+        "Who is Nolan's wife?",
+        provider,
+        Budget(max_reads=24),
+        allow_direct=False,
+        strategy="answer",
     )
     assert answer.mode == "evidence"
     assert "Jane Doe" not in answer.answer

@@ -137,7 +137,9 @@ def test_fusion_prefers_agreement_and_respects_weights() -> None:
 def test_pages_the_question_does_not_name_leave_the_budget_to_the_documents() -> None:
     store, kb = make_kb()
     for i in range(8):  # pages that say 目连戏 and 文章 more than any document does
-        kb.put(f"/作品/注{i}", "目连戏 目连戏 文章 目连戏。", FileMeta(kind="entity", title=f"注{i}"))
+        kb.put(
+            f"/作品/注{i}", "目连戏 目连戏 文章 目连戏。", FileMeta(kind="entity", title=f"注{i}")
+        )
     with IndexWriter(kb) as writer:
         for i in range(8):
             writer.add(kb.get(f"/作品/注{i}"))  # type: ignore[arg-type]

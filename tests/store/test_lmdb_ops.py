@@ -340,8 +340,10 @@ class _CreatedMeanwhile(LMDBBackend):
         if key == FORMAT_KEY and item is None and not self._raced:
             self._raced = True
             # A separate process: LMDB forbids opening one environment twice in a process.
-            code = f"from wikikv.store.store import open_store\n" \
+            code = (
+                f"from wikikv.store.store import open_store\n"
                 f"with open_store({str(self._other)!r}) as s: s.create_kb('first')"
+            )
             subprocess.run([sys.executable, "-c", code], check=True)
         return item
 

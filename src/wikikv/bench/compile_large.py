@@ -124,9 +124,7 @@ def build_one(
     }
 
 
-def _add_one(
-    kb: Any, extra: dict[str, str], workdir: Path, i: int, options: Any
-) -> dict[str, Any]:
+def _add_one(kb: Any, extra: dict[str, str], workdir: Path, i: int, options: Any) -> dict[str, Any]:
     from wikikv.compile.pipeline import Compiler
 
     one = workdir.parent / f"{workdir.name}-add{i}.jsonl"

@@ -309,9 +309,7 @@ def _work_and_protagonist(carriers: set[str], pages: dict[str, FileRecord]) -> b
         return False
     a, b = sorted(carriers)
     return (
-        a.split("/")[1] != b.split("/")[1]
-        and b in pages[a].meta.links
-        and a in pages[b].meta.links
+        a.split("/")[1] != b.split("/")[1] and b in pages[a].meta.links and a in pages[b].meta.links
     )
 
 

@@ -156,7 +156,9 @@ def local_desired(
     render = (set(up.entities) | up.relinked) - up.gone
     reads.load_entities(render)
     reads.load_entities(k for r in render for k in reads.entities[r].links)
-    moved_about = [a for k, p in up.old_paths.items() if k not in up.gone for a in reads.entities[k].about]
+    moved_about = [
+        a for k, p in up.old_paths.items() if k not in up.gone for a in reads.entities[k].about
+    ]
     reads.load_docs({i for r in render for i in _doc_ids(reads.entities[r])} | set(moved_about))
     model = Model(entities=reads.entities, about=up.titles.about, variants=up.titles.variants)
     want = Desired(reads.docs, model, schema.language, compiled_by, prompt_version, texts=texts)
@@ -195,7 +197,9 @@ def local_desired(
     # a page edited by hand (or deleted) does not show what its entity gives: summarised from
     # the entity record instead
     own = {p for p in shown if p in edited or reads.pages.get(p) is None}
-    _summaries_from_entities(reads, [k for rows in rows_of.values() for k, p, _ in rows if p in own])
+    _summaries_from_entities(
+        reads, [k for rows in rows_of.values() for k, p, _ in rows if p in own]
+    )
 
     def row(k: str, path: str) -> Row:
         ent = want.entity_at.get(path)

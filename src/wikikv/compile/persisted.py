@@ -351,6 +351,7 @@ def add_gazetteer(
     (:class:`~wikikv.compile.title_index.LazyBuckets`), and the stored title tables it was
     computed from (for :func:`add_documents`); None when the new titles change the tables in a
     way only a full computation says (the caller builds the gazetteer from every title)."""
+
     def read(family: str, names: list[str], type_: Any) -> dict[str, Any]:
         return read_records(kb, family, names, type_)
 
@@ -705,7 +706,9 @@ class _Add:
     def _refill(self, sec: Section, c: int) -> list[Ranked]:
         """Every member of a class, from the section's directories: a best member fell out and
         nothing known can take its place."""
-        stored = self._records("d", [d for d in sec.counts if d not in self._members], dict[str, Member])
+        stored = self._records(
+            "d", [d for d in sec.counts if d not in self._members], dict[str, Member]
+        )
         out: list[Ranked] = []
         for d in sec.counts:
             m = self._members.get(d, stored.get(d, {}))
@@ -785,7 +788,9 @@ class _Add:
         td = self.tables
         for family, name, value in [*td.records, *td.gaz_records(), *td.table_records()]:
             key = _key(kb, family, name)
-            ops.append(Delete(key) if value is None or value == [] else Put(key, _enc.encode(value)))
+            ops.append(
+                Delete(key) if value is None or value == [] else Put(key, _enc.encode(value))
+            )
         for e in [*extra.values(), *moved.values(), *ents_new.values()]:
             ops.append(Put(_key(kb, "e", e.key), _enc.encode(e)))
         ops += [Delete(_key(kb, "e", k)) for k in gone]

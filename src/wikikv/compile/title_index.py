@@ -340,9 +340,7 @@ class TitleDelta:
     variant, blocked, short name); ``new`` is the patched tables; ``records`` the groups to
     write back; ``gaz`` the gazetteer entries that went and came, by first word."""
 
-    def __init__(
-        self, old: Titles, rows: Mapping[str, TitleRow], folder: bool, read: Read
-    ) -> None:
+    def __init__(self, old: Titles, rows: Mapping[str, TitleRow], folder: bool, read: Read) -> None:
         self.old = old
         self.folder = folder
         self.read = read

@@ -124,9 +124,7 @@ def migrate(store_url: str, kb_name: str, as_json: bool) -> None:
         else f"Migrated format {report.from_format} → {report.to_format}: {moved} node records "
         f"moved in {len(report.moved)} kb(s)"
     )
-    emit(
-        {"from": report.from_format, "to": report.to_format, "moved": report.moved}, as_json, text
-    )
+    emit({"from": report.from_format, "to": report.to_format, "moved": report.moved}, as_json, text)
 
 
 @main.command(short_help="List the kbs of a store, or drop one.")

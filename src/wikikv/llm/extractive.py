@@ -53,6 +53,8 @@ DIMENSIONS = {
         "topic": ("专名", "其他专名与术语"),
     },
 }
+
+
 class ExtractiveProvider:
     """The default provider (see the module docstring)."""
 

@@ -152,7 +152,6 @@ class NameIndex:
             return next(iter(owners)), key_len
         return None
 
-
     def named_in(self, value: str) -> set[str]:
         """The pages a name of which occurs in ``value`` ("浙江绍兴" names the page of 绍兴)."""
         text = fold(value)

@@ -223,8 +223,8 @@ def _iso(ts: float) -> str | None:
     """An ISO 8601 date-time in UTC (``2026-11-23T15:50:00Z``), or None for "never"."""
     if not ts:
         return None
-    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds").replace(
-        "+00:00", "Z"
+    return (
+        dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     )
 
 

@@ -68,4 +68,3 @@ def missing_parent(path: str, version: int, name: str, is_dir: bool) -> DirRecor
     )
     add_name(rec, name, is_dir)
     return rec
-

@@ -666,7 +666,9 @@ ALIAS_SENTENCES = 3
 # "Lu Xun (Chinese: 鲁迅; …)", "鲁迅（Lu Xun，1881—1936）" — one subject declared across languages.
 _EN_GLOSS = r"\s*\((?:(?:[Ss]implified |[Tt]raditional )?(?:Chinese|Japanese|Korean)[:：]?\s*)?"
 _EN_GLOSS += r"([\u3400-\u9fff]{1,8})(?=[;,)；，\s])"
-_ZH_GLOSS = r"\s*[（(](?:英文|英语|English)?[:：]?\s*([A-Z][A-Za-z'’.-]*(?: [A-Z][A-Za-z'’.-]*){0,4})"
+_ZH_GLOSS = (
+    r"\s*[（(](?:英文|英语|English)?[:：]?\s*([A-Z][A-Za-z'’.-]*(?: [A-Z][A-Za-z'’.-]*){0,4})"
+)
 _ZH_GLOSS += r"(?=[，,；;）)])"
 
 

@@ -160,7 +160,18 @@ _PERSON_SUFFIX = (
 SURNAME_HONORIFIC = ("先生", "女士", "小姐", "君", "氏")
 # Common words that end like an organization (会) but name none.
 _NOT_ORG_ENDINGS = (
-    "社会", "机会", "体会", "误会", "理会", "领会", "约会", "都会", "运动会", "当局", "代表团", "集团"
+    "社会",
+    "机会",
+    "体会",
+    "误会",
+    "理会",
+    "领会",
+    "约会",
+    "都会",
+    "运动会",
+    "当局",
+    "代表团",
+    "集团",
 )  # 代表团 'a delegation', 小集团 'a clique': groups of people, not bodies
 _EVENT_SUFFIX = ("运动", "革命", "战争", "起义", "事变", "事件", "会议", "惨案", "条约")
 _NAME_PREFIX = ("阿", "小", "老")
@@ -205,7 +216,20 @@ BAD_LAST = frozenset(
 # Agent and abstract endings: 国学家, 文学者, 民众主义, 国民性 are kinds of people or ideas, not
 # names (a name with a person's ending — 七斤嫂 — is not concerned).
 COMMON_ENDINGS = (
-    "者", "家", "们", "性", "派", "界", "式", "化", "论", "学", "体", "主义", "王朝", "礼教"
+    "者",
+    "家",
+    "们",
+    "性",
+    "派",
+    "界",
+    "式",
+    "化",
+    "论",
+    "学",
+    "体",
+    "主义",
+    "王朝",
+    "礼教",
 )  # 体: a form of writing (章回体, 纪传体)
 # Han characters, and capital letters (阿Ｑ, 小Ｄ, S城).
 _GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了是也都就")
@@ -361,7 +385,9 @@ def used_as_predicate(word: str, text: str) -> bool:
         end = start + len(word)
         before = text[start - 1] if start else ""
         if before in _PRONOUN_SUBJECT or (
-            before == "是" and text[end : end + 1] == "的" and text[end + 1 : end + 2] in _NOMINALIZED_END
+            before == "是"
+            and text[end : end + 1] == "的"
+            and text[end + 1 : end + 2] in _NOMINALIZED_END
         ):
             hits += 1
         start = text.find(word, end)
@@ -407,7 +433,12 @@ def glossed_term(word: str, text: str) -> bool:
     or nothing at all, and it is no page."""
     if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
         return False
-    m = re.search(_NOTE_HEAD + re.escape(word) + r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})", text)
+    m = re.search(
+        _NOTE_HEAD
+        + re.escape(word)
+        + r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})",
+        text,
+    )
     return m is not None and _TERM_GLOSS.search(m.group(1)) is not None
 
 
@@ -621,8 +652,12 @@ def common_head(word: str, dictionary: dict[str, str], freq: dict[str, int]) -> 
     """A three-character word whose first two characters are a word in general use (罗汉+豆,
     经济+权, 毛瑟+枪): a compound noun, where a name's surname and first given character are
     seldom a word (汪精卫, 陈老五)."""
-    return len(word) == 3 and freq.get(word[:2], 0) >= _DICT_COMMON_FREQ and (
-        dictionary.get(word[:2]) != "nrfg"  # 朱家 'the Zhu family': 朱家骅 is a name
+    return (
+        len(word) == 3
+        and freq.get(word[:2], 0) >= _DICT_COMMON_FREQ
+        and (
+            dictionary.get(word[:2]) != "nrfg"  # 朱家 'the Zhu family': 朱家骅 is a name
+        )
     )
 
 
@@ -731,8 +766,7 @@ def central_names(
         if not person_suffix and (used_as_predicate(w, text) or glossed_term(w, text)):
             continue  # 仇猫 'hating cats' (我是仇猫的), 象牙塔 (a note: 用以比喻…): no names
         if role_word(w, text, dictionary, freq) or any(
-            w.endswith(h) and role_word(w[: -len(h)], text, dictionary, freq)
-            for h in _ROLE_ADDRESS
+            w.endswith(h) and role_word(w[: -len(h)], text, dictionary, freq) for h in _ROLE_ADDRESS
         ):
             continue  # 账房(先生) 'the accountant', 书记 (一个书记): a role, not a name
         if text.count(f"《{w}》") * 2 >= c or in_book_title(w, text):
@@ -760,7 +794,13 @@ def central_names(
                 continue
             if tag == "n" and freq.get(w, 0) >= _DICT_VERY_COMMON:
                 continue  # 书记, 声音: words everyone uses, whatever a story makes them do
-            if tag is not None and tag.startswith("nr") and len(w) >= 3 and shape and noted(w, text):
+            if (
+                tag is not None
+                and tag.startswith("nr")
+                and len(w) >= 3
+                and shape
+                and noted(w, text)
+            ):
                 out[w] = shape  # 姜太公: a name the dictionary knows, explained
                 continue  # by a note of this text
             acting = strong and acts[w] >= 0.3 * c
@@ -770,8 +810,10 @@ def central_names(
                 continue
             if not proper and kind_by_suffix(w) is None and not marked:
                 continue  # 时候, 眼睛: acting words of the dictionary the text never names
-        elif shape is None and not strong and not (
-            explained or (marked and c >= 5 and bounded[w] >= 0.5 * c)
+        elif (
+            shape is None
+            and not strong
+            and not (explained or (marked and c >= 5 and bounded[w] >= 0.5 * c))
         ):
             continue
         if (shape is None or kind_by_suffix(w) is None) and (
