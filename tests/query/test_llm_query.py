@@ -10,7 +10,7 @@ import pytest
 
 from tests.query.wiki_fixture import make_store
 from wikikv.llm.openai_compat import OpenAICompatProvider
-from wikikv.query.answer import ask, vote
+from wikikv.query.answer import Answer, ask, vote
 from wikikv.query.budget import Budget
 from wikikv.query.nav import ModelNeedsDeeper, nav
 from wikikv.store.kb import KnowledgeBase
@@ -122,6 +122,18 @@ def test_nav_stops_when_the_model_says_the_page_covers_it(
     assert len([r for r in deeper if r.level == "entity"]) > 1
 
 
+def _ask_the_model(kb: KnowledgeBase, provider: OpenAICompatProvider) -> Answer:
+    """Ask who Nolan's wife is with the model's answer strategy (no direct answer)."""
+    return ask(
+        kb,
+        "Who is Nolan's wife?",
+        provider,
+        Budget(max_reads=24),
+        allow_direct=False,
+        strategy="answer",
+    )
+
+
 def test_ask_uses_the_model_answer_with_checked_citations(
     kb: KnowledgeBase, server: ScriptedLLMServer, provider: OpenAICompatProvider
 ) -> None:
@@ -137,14 +149,7 @@ def test_ask_uses_the_model_answer_with_checked_citations(
         return good_json({"answer": "Emma Thomas", "insufficient": False, "citations": cites})
 
     server.handler = handler
-    answer = ask(
-        kb,
-        "Who is Nolan's wife?",
-        provider,
-        Budget(max_reads=24),
-        allow_direct=False,
-        strategy="answer",
-    )
+    answer = _ask_the_model(kb, provider)
     assert answer.mode == "llm"
     assert answer.answer == "Emma Thomas"
     assert [(c.path, c.quote) for c in answer.citations] == [
@@ -167,14 +172,7 @@ def test_an_answer_without_a_checked_citation_is_not_given(
         return good_json({"answer": "Jane Doe", "insufficient": False, "citations": cites})
 
     server.handler = handler
-    answer = ask(
-        kb,
-        "Who is Nolan's wife?",
-        provider,
-        Budget(max_reads=24),
-        allow_direct=False,
-        strategy="answer",
-    )
+    answer = _ask_the_model(kb, provider)
     assert answer.mode == "evidence"
     assert "Jane Doe" not in answer.answer
     assert "no citation of the model's answer checked out (1 dropped)" in answer.stopped_because
