@@ -87,7 +87,6 @@ class ResidentMap:
                 os.close(self._fd)
             self._fd = os.open("/proc/self/statm", os.O_RDONLY)
             self._pid = os.getpid()
-            self._base = 0
             self._base = self._resident()
         return self._resident()
 
