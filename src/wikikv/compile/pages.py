@@ -178,22 +178,6 @@ def _first_told(ent: Entity, texts: Mapping[str, str], title: str) -> Fact | Non
     return None
 
 
-def render_entity(
-    ent: Entity,
-    entities: dict[str, Entity],
-    docs: dict[str, DocAnalysis],
-    texts: dict[str, str],
-    lang: str,
-    compiled_by: str,
-    prompt_version: str,
-) -> tuple[str, FileMeta]:
-    """The page text and meta of one entity."""
-    text, meta, _ = render_entity_parts(
-        ent, entities, docs, texts, lang, compiled_by, prompt_version
-    )
-    return text, meta
-
-
 def render_entity_parts(
     ent: Entity,
     entities: dict[str, Entity],
