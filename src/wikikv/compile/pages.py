@@ -51,8 +51,14 @@ from wikikv.text.definitions import (
 from wikikv.text.digest import is_heading, lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
-NOTE_LINE = re.compile(r"^\[\^(?P<n>\d+)\]: \[\[(?P<path>[^\]|]+)\]\] chars (?P<s>\d+)-(?P<e>\d+)$")
-WIKILINK = re.compile(r"\[\[([^\[\]|#]+)(?:\|[^\[\]]*)?\]\]")
+# what a wikilink's target, and a footnote's path, can hold (WIKILINK, NOTE_LINE, and
+# :func:`_parts`, which hands over only a page that reads back the same)
+_LINK_TARGET = r"[^\[\]|#]+"
+_NOTE_PATH = r"[^\]|]+"
+NOTE_LINE = re.compile(
+    rf"^\[\^(?P<n>\d+)\]: \[\[(?P<path>{_NOTE_PATH})\]\] chars (?P<s>\d+)-(?P<e>\d+)$"
+)
+WIKILINK = re.compile(rf"\[\[({_LINK_TARGET})(?:\|[^\[\]]*)?\]\]")
 _DATE_LINE = re.compile(r"^(created|updated): .*$", re.MULTILINE)
 KIND_WORDS = {
     "en": {
@@ -214,7 +220,7 @@ def render_entity_parts(
         f"# {ent.name}",
         f"> {summary}",
         "",
-        "## Key Facts" if lang != "zh" else "## 要点",
+        _heading(pp.FACT_HEADINGS, lang),
     ]
     notes: list[str] = []
     quoted: set[str] = set()
@@ -250,7 +256,7 @@ def render_entity_parts(
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
-        out += ["", "## Related Pages" if lang != "zh" else "## 相关页面"]
+        out += ["", _heading(pp.LINK_HEADINGS, lang)]
         heads.append(out[-1])
         for other_key in sorted(ent.links, key=lambda k: (entities[k].path, k)):
             other = entities[other_key]
@@ -263,7 +269,7 @@ def render_entity_parts(
     sources: list[str] = []
     cited = sorted({f.doc for f in ent.facts} | {f.doc for f in ent.mentions} | set(ent.about))
     if cited:
-        out += ["", "## Related Sources" if lang != "zh" else "## 相关来源"]
+        out += ["", _heading(pp.SOURCE_HEADINGS, lang)]
         heads.append(out[-1])
         for doc_id in cited:
             title = _label(docs[doc_id].title)
@@ -304,9 +310,13 @@ def render_entity_parts(
     return text, meta, page
 
 
-# what a wikilink's target, and a footnote's path, cannot hold (WIKILINK, NOTE_LINE)
-_NOT_IN_TARGET = re.compile(r"[\[\]|#]")
-_NOT_IN_NOTE = re.compile(r"[\]|]")
+_TARGET = re.compile(_LINK_TARGET)
+_NOTE = re.compile(_NOTE_PATH)
+
+
+def _heading(headings: tuple[str, str], lang: str) -> str:
+    """The section heading :mod:`wikikv.compile.parsed` knows, in English or Chinese."""
+    return headings[1] if lang == "zh" else headings[0]
 
 
 def _parts(
@@ -330,11 +340,11 @@ def _parts(
         return None
     page = pp.ParsedPage(out + [""], name.strip(), summary.strip(), True, set(heads))
     for line, target, in_section, tail in rows:
-        if _NOT_IN_TARGET.search(target) or "[[" in tail or tail.endswith("]"):
+        if not _TARGET.fullmatch(target) or "[[" in tail or tail.endswith("]"):
             return None
         page.links.append(pp.Link(line, target.strip(), in_section))
     for k, (line, quote, path, fact) in enumerate(cites):
-        if _NOT_IN_NOTE.search(path) or fact.start < 0 or fact.end < 0:
+        if not _NOTE.fullmatch(path) or fact.start < 0 or fact.end < 0:
             return None
         n = str(k + 1)
         page.facts.append(pp.Fact(line, n, quote))
