@@ -14,7 +14,7 @@ from wikikv.quality import seed, stream
 from wikikv.quality import validators as v
 from wikikv.quality.hooks import gated
 from wikikv.quality.repair import Repairer
-from wikikv.quality.stream import CLAIM_TYPES, PAGE_TYPES, repair_view, validate_chunked
+from wikikv.quality.stream import repair_view, validate_chunked
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileRecord
 from wikikv.store.store import Store
@@ -36,7 +36,7 @@ def test_chunked_pass_finds_what_the_whole_pass_finds(store: Store, tmp_path: Pa
     whole = v.validate(kb)[1]
     # every type the chunked pass reads itself is present, so a lost finding shows
     assert {f.type for f in whole} >= {v.CONTRADICTION, v.IN_PAGE, v.UNSUPPORTED, v.DANGLING}
-    for types in (CONTENT, sorted(PAGE_TYPES | CLAIM_TYPES), list(v.ALL_TYPES)):
+    for types in (CONTENT, sorted(v.PAGE_TYPES | v.CLAIM_TYPES), list(v.ALL_TYPES)):
         expected = v.validate(kb, types=types)[1]
         for chunk in (1, 2, 500):
             assert validate_chunked(kb, types, chunk=chunk) == expected

@@ -36,14 +36,6 @@ from wikikv.store.records import FileMeta, FileRecord
 
 VERIFY_EVERY = 5  # batches between re-validations of the open Error Book entries
 LLM_FIX_EVERY = 500  # documents between layer-2 passes
-_PAGE_TYPES = (
-    v.DANGLING,
-    v.INCOMPLETE,
-    v.MALFORMED,
-    v.UNSUPPORTED,
-    v.DUPLICATE,
-    v.SOURCE_DELETED,
-)
 
 
 def inject(kb: KnowledgeBase, provider: Any) -> list[str]:
@@ -100,7 +92,7 @@ class RenderGate:
         rec = FileRecord(name=basename(path), path=path, text=text, meta=meta)
         # the renderer's own reading of the page it wrote, else the text's
         page = parsed if parsed is not None else parse(text)
-        found = [f for f in v.check_page(self.view, path, rec, page) if f.type in _PAGE_TYPES]
+        found = [f for f in v.check_page(self.view, path, rec, page) if f.type in v.PAGE_TYPES]
         found += _in_page(path, rec, page)
         out = linted_meta(meta, page_errors(found).get(path, []))
         if out.lint_errors:
@@ -113,11 +105,8 @@ def _in_page(path: str, rec: FileRecord, page: ParsedPage) -> list[v.Finding]:
         return []  # no fact states a claim (most pages): nothing can conflict
     names = NameIndex()
     names.add(path, [rec.meta.title, *rec.meta.aliases])
-    own = {n for n in (rec.meta.title, *rec.meta.aliases) if n}
-    from wikikv.text.entities import fold
-
     triples = [(f.n, f.quote, rec.meta.title) for f in page.facts]
-    found = claims_of(path, triples, names, {fold(n) for n in own})
+    found = claims_of(path, triples, names, v.own_names(rec))
     return [
         v.Finding(
             v.IN_PAGE,

@@ -29,10 +29,6 @@ CHUNK_PAGES = 500  # pages held at once (and the size of one multi-get)
 # cite articles the next chunks cite again (a whole pass read each ~3 times at one copy of
 # 2Wiki 6k); the oldest go first past this.
 ARTICLE_CACHE_CHARS = 16 << 20
-PAGE_TYPES = frozenset(
-    {v.DANGLING, v.INCOMPLETE, v.MALFORMED, v.UNSUPPORTED, v.DUPLICATE, v.SOURCE_DELETED}
-)
-CLAIM_TYPES = frozenset({v.CONTRADICTION, v.IN_PAGE})
 
 
 class _ChunkView(v.View):
@@ -65,7 +61,7 @@ def validate_chunked(
     """What ``validate(kb, types=types)`` finds, page and claim checks in chunks of ``chunk``
     pages."""
     wanted = set(types)
-    page_types = wanted & PAGE_TYPES
+    page_types = wanted & v.PAGE_TYPES
     all_paths = set(kb.prefix("/"))
     # the pages only: reading the articles and digests here only to drop them cost a decode
     # of every source text per pass
@@ -91,7 +87,7 @@ def validate_chunked(
             for p, rec in pages.items():
                 found = v.check_page(view, p, rec, view.parsed[p], page_types)
                 out += [f for f in found if f.type in page_types]
-        if wanted & CLAIM_TYPES:
+        if wanted & v.CLAIM_TYPES:
             for p, rec in pages.items():
                 if rec.meta.kind == "entity":
                     names.add(p, [rec.meta.title, *rec.meta.aliases])
@@ -106,12 +102,12 @@ def validate_chunked(
                 triples = [(n, quote, titles[art]) for n, quote, art in rows]
                 claimed.append((p, triples, v.own_names(rec)))
         _trim(articles, ARTICLE_CACHE_CHARS)
-    if wanted & CLAIM_TYPES:
+    if wanted & v.CLAIM_TYPES:
         found_claims: list[cl.Claim] = []
         for p, triples, own in claimed:
             found_claims += cl.claims_of(p, triples, names, own)
         out += [f for f in v.claim_findings(found_claims, names) if f.type in wanted]
-    rest = wanted - PAGE_TYPES - CLAIM_TYPES
+    rest = wanted - v.PAGE_TYPES - v.CLAIM_TYPES
     if rest:
         out += v.validate(kb, types=rest)[1]
     return out

@@ -40,6 +40,9 @@ ERROR_TYPES = (DANGLING, INCOMPLETE, MALFORMED, UNSEEN, INDEX, UNSUPPORTED, CONT
 LINT_TYPES = (DUPLICATE, IN_PAGE, SOURCE_DELETED)
 ALL_TYPES = ERROR_TYPES + LINT_TYPES
 STRUCTURAL = (DANGLING, INCOMPLETE, MALFORMED, UNSEEN, INDEX)
+# what one page shows by itself (check_page), and what the claims of all pages show together
+PAGE_TYPES = frozenset({DANGLING, INCOMPLETE, MALFORMED, UNSUPPORTED, DUPLICATE, SOURCE_DELETED})
+CLAIM_TYPES = frozenset({CONTRADICTION, IN_PAGE})
 # Share of a fact's tokens the cited span must hold for a drifted quote to count as the same
 # text (whitespace or punctuation drift, fixed in place) rather than an unsupported claim.
 SAME_TEXT = 0.9
@@ -415,7 +418,7 @@ def validate(
     if view is None:
         view = View(kb)
     out: list[Finding] = []
-    page_types = wanted & {DANGLING, INCOMPLETE, MALFORMED, UNSUPPORTED, DUPLICATE, SOURCE_DELETED}
+    page_types = wanted & PAGE_TYPES
     if page_types:
         for p in sorted(view.pages if only is None else only & set(view.pages)):
             out += [
@@ -423,7 +426,7 @@ def validate(
                 for f in check_page(view, p, view.pages[p], view.parsed[p])
                 if f.type in page_types
             ]
-    if wanted & {CONTRADICTION, IN_PAGE}:
+    if wanted & CLAIM_TYPES:
         out += [f for f in contradictions(view, only) if f.type in wanted]
     if INDEX in wanted:
         dirs = None if only is None else only | {parent(p) for p in only if p != "/"}
