@@ -232,7 +232,7 @@ def render_entity_parts(
     if defining is not None:  # the summary's sentence leads the key facts, with its citation
         facts = [defining, *(f for f in facts if f != defining)]
     for fact in facts:
-        _cite(out, notes, fact, texts, quoted, cites=cites)
+        _cite(out, notes, fact, texts, quoted, cites)
     if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
@@ -252,7 +252,7 @@ def render_entity_parts(
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
         heads.append(out[-1])
         for fact, key in keyed:
-            _cite(out, notes, fact, texts, quoted, key, cites)
+            _cite(out, notes, fact, texts, quoted, cites, key)
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
@@ -262,7 +262,7 @@ def render_entity_parts(
             other = entities[other_key]
             other_label = _label(other.name)
             reasons = ent.links[other_key]
-            reason = _reason(ent, other, reasons, lang, (label, other_label))
+            reason = _reason(ent, other, reasons, lang, label, other_label)
             rows.append((len(out), other.path, True, reason))
             out.append(f"- [[{other.path}|{other_label}]] — {reason}")
             links.append(other.path)
@@ -470,8 +470,8 @@ def _cite(
     fact: Fact,
     texts: dict[str, str],
     quoted: set[str],
+    cites: list[tuple[int, str, str, Fact]],
     key: str | None = None,
-    cites: list[tuple[int, str, str, Fact]] | None = None,
 ) -> None:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
     already quoted on the page (several sources repeating one passage) is quoted once.
@@ -485,34 +485,19 @@ def _cite(
     n = len(notes) + 1
     quote = texts[fact.doc][fact.start : fact.end]
     path = article_path(fact.doc)
-    if cites is not None:
-        cites.append((len(out), quote, path, fact))
+    cites.append((len(out), quote, path, fact))
     out.append(f"- {quote} [^{n}]")
     notes.append(f"[^{n}]: [[{path}]] chars {fact.start}-{fact.end}")
 
 
-def _reason(
-    ent: Entity,
-    other: Entity,
-    reasons: set[str],
-    lang: str,
-    labels: tuple[str, str] | None = None,
-) -> str:
-    """Why a page links another; ``labels``: the two names' :func:`_label`, when the caller
-    has them."""
+def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str, a: str, b: str) -> str:
+    """Why a page links another; ``a``, ``b``: the two names' :func:`_label`."""
     said = sorted(one_line(r[4:], 200) for r in reasons if r.startswith("llm:"))
-    found = _found_reason(ent, other, reasons, lang, labels)
+    found = _found_reason(ent, other, reasons, lang, a, b)
     return ("；" if lang == "zh" else "; ").join([*said, *([found] if found else [])])
 
 
-def _found_reason(
-    ent: Entity,
-    other: Entity,
-    reasons: set[str],
-    lang: str,
-    labels: tuple[str, str] | None = None,
-) -> str:
-    a, b = labels if labels is not None else (_label(ent.name), _label(other.name))
+def _found_reason(ent: Entity, other: Entity, reasons: set[str], lang: str, a: str, b: str) -> str:
     if lang == "zh":
         parts = []
         if "mentions" in reasons:
