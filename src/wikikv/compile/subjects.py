@@ -64,7 +64,7 @@ _EN_KIN = re.compile(
 _EN_CLAUSE_PRONOUN = re.compile(_EN_CLAUSE.pattern[:-1] + r"(?:[Hh]e|[Ss]he)\b")
 
 
-def _bare_name(text: str, s: Sentence, mentions: Sequence[MentionOut], idxs: list[int]) -> bool:
+def _bare_name(s: Sentence, mentions: Sequence[MentionOut], idxs: list[int]) -> bool:
     """A line that is one name and nothing else (the Lu Xun corpus's title line "孔乙己", a
     name in a list): it says nothing of the one it names, like a Markdown heading."""
     body = s.text.strip()
@@ -88,7 +88,7 @@ def sentence_roles(
     for idx, s in enumerate(sentences):
         if (
             is_heading(s.text)
-            or _bare_name(text, s, mentions, by_sent.get(idx, []))
+            or _bare_name(s, mentions, by_sent.get(idx, []))
             or (lang == "zh" and set_apart(s.text))
         ):
             roles.append(HEADING)
