@@ -318,3 +318,67 @@ def test_a_merge_killed_after_its_blocks_needs_no_run_file(
     assert index_page(kb, extra)
     _same_index(kb, plain)
     assert kb.backend.get(cursor) is None
+
+
+def test_a_writer_does_not_write_a_neighbourhood_another_writer_stored(
+    make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build's phases each have their writer: the second finds the names' neighbourhoods
+    stored (their own keys) and writes none of them again."""
+    plain, kb = make_kb("plain"), make_kb("staged")
+    runs = [[_named(f"/{d}/n{i}") for i in range(3)] for d in "ab"]
+    _plain(plain, runs)
+    _stage(IndexWriter(kb, staged=True), runs[:1])
+    variants = IndexKeys(kb.name).variant_prefix("")[:-1]
+    real, written = kb.commit, []
+
+    def spy(ops: list[Op]) -> object:
+        written.extend(op.key for op in ops if op.key.startswith(variants))
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", spy)
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, runs[1:])
+    monkeypatch.setattr(kb, "commit", real)
+    writer.finish()
+    assert written == []
+    _same_index(kb, plain)
+    assert _variant_versions(kb) == {1}
+
+
+@pytest.mark.parametrize("at", [0.3, 0.6, 0.9])
+def test_a_run_killed_among_its_neighbourhoods_leaves_none_half_written(
+    make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch, at: float
+) -> None:
+    """Each word's own key is written after the rest of its neighbourhood, so a word the next
+    writer skips (its own key is stored) has every key: killed anywhere in the run's batches,
+    the resumed build leaves the plain index."""
+    runs = [[_named(f"/a/n{i}") for i in range(2)]]
+    plain, count, kb = make_kb("plain"), make_kb("count"), make_kb("killed")
+    _plain(plain, runs)
+    monkeypatch.setattr(ix, "BATCH_OPS", 3)
+    real_count, seen = count.commit, []
+
+    def counting(ops: list[Op]) -> object:
+        seen.append(1)
+        return real_count(ops)
+
+    monkeypatch.setattr(count, "commit", counting)
+    _stage(IndexWriter(count, staged=True), runs)
+    kill_at = int(at * len(seen))
+    real, calls = kb.commit, []
+
+    def crash(ops: list[Op]) -> object:
+        calls.append(1)
+        if len(calls) > kill_at:
+            raise SimulatedCrash(f"run killed at commit {kill_at} of {len(seen)}")
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash)
+    with pytest.raises(SimulatedCrash):
+        _stage(IndexWriter(kb, staged=True), runs)
+    monkeypatch.setattr(kb, "commit", real)
+    writer = IndexWriter(kb, staged=True)
+    _stage(writer, runs)
+    writer.finish()
+    _same_index(kb, plain)
