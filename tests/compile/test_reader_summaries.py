@@ -12,7 +12,7 @@ import pytest
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title
 from wikikv.compile import state
 from wikikv.store.store import Store, open_store
-from wikikv.text.definitions import defining_score, opens_with
+from wikikv.text.definitions import defining_score, opens_with, summary_sentences
 
 CARTER = """# 赶车
 
@@ -92,3 +92,39 @@ def test_a_page_with_no_sentence_about_its_subject_says_so(store: Store, tmp_pat
     facts = page.text.split("## 要点\n", 1)[1].split("\n## ", 1)[0]
     assert "原文中没有以石桥村为主语的句子" in facts
     assert "## 提及" in page.text
+
+
+def test_a_note_giving_the_usual_spelling_defines_the_name_it_gives() -> None:
+    note = "〔13〕陀思妥夫斯奇（Ｆ．Ｄｏｓｔｏｅｖｓｋｙ，1821—1881）\u3000通译陀思妥耶夫斯基，俄国作家。"
+    assert defining_score(note, ["陀思妥耶夫斯基"]) >= 3
+    book = "〔4〕《易经》，即《周易》，大约产生于殷周时代，是古代记载占卜的书。"
+    assert defining_score(book, ["周易"]) >= 3
+    assert defining_score("〔4〕《易经》即《周易·系辞》，是解说卦象的文字。", ["周易"]) == 0
+    # only another name, no gloss: weaker than a lifespan, still more than a count of documents
+    alias_only = defining_score("〔3〕Fraeulein H．\u3000德语：H女士（即许广平）。", ["许广平"])
+    lifespan = defining_score("〔5〕景宋许广平（1898—1968），广东番禺人，鲁迅夫人。", ["许广平"])
+    assert 0 < alias_only < lifespan
+    # outside a note, "即" + a name is what someone says in passing
+    assert defining_score("他通译陀思妥耶夫斯基，大家都知道。", ["陀思妥耶夫斯基"]) == 0
+
+
+def test_a_lifespan_after_a_long_latin_gloss_is_still_a_lifespan() -> None:
+    note = "〔2〕卢骚（ＪAＪAＲｏｕｓｓｅａｕ，1712—1778）通译卢梭，法国启蒙思想家。"
+    assert defining_score(note, ["卢骚"]) > defining_score("〔2〕卢梭又译卢骚。", ["卢骚"])
+
+
+def test_a_summary_keeps_the_gloss_of_a_note_that_holds_the_name() -> None:
+    two = "〔4〕《论语》\u3000记录孔丘言行的书；《易经》，即《周易》，大约产生于殷周时代，是古代记载占卜的书。"
+    text = f"正文。\n{two}\n"
+    start = text.index("〔")
+    end = start + len(two)
+    assert summary_sentences(text, start, end, ["周易"]).endswith(
+        "《易经》，即《周易》，大约产生于殷周时代，是古代记载占卜的书。"
+    )
+    assert "易经" not in summary_sentences(text, start, end, ["论语"])
+    # a semicolon that goes on about the same person, or inside a quotation, is no border
+    same = "〔7〕王羲之（321—379）\u3000字逸少；琅邪临沂人，东晋文学家、书法家。"
+    text = f"{same}\n"
+    assert summary_sentences(text, 0, len(same), ["王羲之"]) == same
+    quote = "〔2〕《太平御览》卷四二五引谢承《后汉书》：“范丹姊病，往看之，姊设食；丹不得已受之。”"
+    assert summary_sentences(quote, 0, len(quote), ["太平御览"]) == quote

@@ -36,6 +36,10 @@ _COPULA = re.compile(
 _NAMING_BEFORE = re.compile(
     r"(?:(?<![我你他她们])叫|名叫|叫做|叫作|名为|称为|唤作|(?<![非不没未])(?:便是|就是|即是))$"
 )
+# A note giving the usual spelling or the other title of what its head names: "陀思妥夫斯奇（…）
+# 通译陀思妥耶夫斯基，俄国作家", "《易经》，即《周易》，…是古代记载占卜的书" — the name after 通译 / 今译
+# / 即, bare or in book-title marks, and then the end of a clause.
+_ANOTHER_NAME_BEFORE = re.compile(r"(?:通译|今译|又译|亦译|也译|一译|或译|即)《?$")
 # The name as the object of a naming verb: "卫老婆子叫她祥林嫂，说是自己母家的邻舍", "大家都叫她
 # 祥林嫂", "所以他的父亲叫他闰土" — what people call someone is who that someone is.
 _NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他|伊)(?:做|作)?$")
@@ -60,7 +64,9 @@ _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
 # a longer head that starts with the name ("美国退还的赔款　指…").
 _GLOSS = re.compile(r"^(?:[（(][^）)\n]{0,40}[）)])?(?:[\s\u3000]+|[：:，,])[\s\u3000]*\S")
-_LIFESPAN = re.compile(r"^[（(][^）)\n]{0,12}\d{3,4}")
+# A year early in the bracket after a name, or a span of years after a longer Latin gloss
+# ("卢骚（ＪAＪAＲｏｕｓｓｅａｕ，1712—1778）").
+_LIFESPAN = re.compile(r"^[（(](?:[^）)\n]{0,12}\d{3,4}|[^）)\n]{0,40}?\d{3,4}\s*[—–－-])")
 _NATIVE = re.compile(r"[省县州府市镇乡村]?人[，,。；）)]|人。$")
 _KIND_END = re.compile(
     r"(?:的人|之一|的一个|村庄?|镇|庄|城|县|省|地方|学校|刊物|杂志|报纸|团体|组织|者|家|人物)[。；！]?$"
@@ -213,12 +219,34 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
             score = max(score, 3 if _NAMING_GLOSS.match(body[end:]) else 2)
         elif _CALLED.search(body[:at]) and _NAMING_GLOSS.match(body[end:]):
             score = max(score, 3)  # "他叫范爱农，是徐伯荪的学生。"
+        elif is_note and _ANOTHER_NAME_BEFORE.search(body[:at]) and _names_end(body, at, end):
+            # "…（1821—1881）　通译陀思妥耶夫斯基，俄国作家。" says who; "长安　即西安。" and
+            # "H女士（即许广平）" only that some other name was theirs
+            score = max(score, 3 if _GLOSS_AFTER.match(body, _past_title(body, at, end)) else 1)
         elif _LIFESPAN.match(body[end:]):
             score = max(score, 2)
         elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
     return score
+
+
+# What follows a name and a comma when the note goes on to say what it names: "，俄国作家。"
+_GLOSS_AFTER = re.compile(r"[，,][^。；;]{4,}")
+
+
+def _past_title(body: str, at: int, end: int) -> int:
+    """Where the name at ``body[at:end]`` ends, past its closing 》 when a 《 opens it."""
+    return end + 1 if body[at - 1 : at] == "《" and body[end : end + 1] == "》" else end
+
+
+def _names_end(body: str, at: int, end: int) -> bool:
+    """Whether the name at ``body[at:end]`` ends its clause: the end of the text or a clause
+    mark after it, past the closing 》 when a 《 opens it."""
+    if body[at - 1 : at] == "《" and body[end : end + 1] != "》":
+        return False  # 即《周易·系辞》: a part of the book, not the book
+    after = body[_past_title(body, at, end)][:1] if _past_title(body, at, end) < len(body) else ""
+    return after == "" or after in _CLAUSE_END
 
 
 # A summary that is one short sentence is thin ("这少年便是闰土。"): it takes its neighbour in the
@@ -240,7 +268,7 @@ def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
     """The summary a defining sentence ``text[start:end]`` makes (1–3 sentences, see above):
     the sentence itself when it says enough, else with the neighbour that says who it means,
     within its paragraph; never a question."""
-    own = text[start:end].strip()
+    own = _note_gloss(text[start:end].strip(), names)
     if len(own) >= _SHORT:
         return own
     para_end = text.find("\n", end)
@@ -260,6 +288,32 @@ def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
     ):
         parts.append(after)
     return "".join(p.strip() for p in parts)
+
+
+def _note_gloss(sentence: str, names: list[str]) -> str:
+    """A note glossing several words in one sentence → the gloss that holds the name: the part
+    between semicolons where it first occurs when that is not the first ("〔4〕《论语》　记录孔丘言行
+    的书；《易经》，即《周易》，…是古代记载占卜的书。" for 周易), else up to the next semicolon that
+    opens another book's gloss (…；《三姊妹》，中篇小说…). A semicolon inside a quotation, or one
+    that goes on about the same thing ("字逸少；琅邪临沂人"), is no border. Any other sentence
+    as it is."""
+    head = _NOTE_ONLY.match(sentence)
+    if head is None or "；" not in sentence:
+        return sentence
+    body = sentence[head.end() :]
+    found = [at for at in (body.find(n) for n in names if n) if at >= 0]
+    if not found:
+        return sentence
+    at = min(found)
+    borders = [i for i, ch in enumerate(body) if ch == "；" and not _quoted(body, i)]
+    begin = max((i + 1 for i in borders if i < at), default=0)
+    later = [i for i in borders if i > at and (begin > 0 or body.startswith("《", i + 1))]
+    gloss = body[begin : later[0]].rstrip() + "。" if later else body[begin:]
+    return sentence[: head.end()] + gloss.strip()
+
+
+def _quoted(text: str, pos: int) -> bool:
+    return text.count("“", 0, pos) > text.count("”", 0, pos)
 
 
 def _is_question(sentence: str) -> bool:
