@@ -122,8 +122,9 @@ def test_the_bound_is_a_store_url_option(tmp_path: Path) -> None:
     assert on.resident.budget == 64 << 20
     off.close()
     on.close()
-    with pytest.raises(ConfigError):
-        open_backend(f"lmdb://{tmp_path / 'c'}?resident_mb=-1")
+    for bad in ("-1", "lots"):  # 0 is allowed, so the message must not ask for a positive one
+        with pytest.raises(ConfigError, match=f"resident_mb='{bad}' is not an integer >= 0"):
+            open_backend(f"lmdb://{tmp_path / 'c'}?resident_mb={bad}")
 
 
 def test_a_forked_child_measures_its_own_resident_set(tmp_path: Path) -> None:

@@ -33,14 +33,15 @@ def _flag(value: str, name: str) -> bool:
     raise ConfigError(f"store option {name}={value!r} is not a boolean")
 
 
-def _positive(value: str, name: str, url: str) -> int:
-    """A store URL option that must be a positive integer (a size or a count)."""
+def _positive(value: str, name: str, url: str, minimum: int = 1) -> int:
+    """A store URL option that must be an integer of at least ``minimum`` (a size or a count)."""
     try:
         number = int(value)
     except ValueError:
-        number = 0
-    if number < 1:
-        raise ConfigError(f"store URL {url!r}: {name}={value!r} is not a positive integer")
+        number = minimum - 1
+    if number < minimum:
+        wanted = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ConfigError(f"store URL {url!r}: {name}={value!r} is not {wanted}")
     return number
 
 
@@ -68,8 +69,7 @@ def open_backend(url: str) -> Backend:
             if name in opts:
                 kwargs[name] = _positive(opts.pop(name), name, url)
         if "resident_mb" in opts:  # 0: keep every page of the map the process read
-            value = opts.pop("resident_mb")
-            kwargs["resident_mb"] = 0 if value == "0" else _positive(value, "resident_mb", url)
+            kwargs["resident_mb"] = _positive(opts.pop("resident_mb"), "resident_mb", url, 0)
         if "sync" in opts:
             kwargs["sync"] = _flag(opts.pop("sync"), "sync")
         if "readonly" in opts:
