@@ -93,6 +93,30 @@ def test_jsonl_ids_titles_with_slashes_and_bad_lines(tmp_path: Path) -> None:
     assert len(out.issues) == 2
 
 
+def test_a_jsonl_file_of_another_shape_is_one_issue_naming_its_fields(tmp_path: Path) -> None:
+    corpus = [{"id": f"p{i}", "title": f"T{i}", "text": "A car. It raced."} for i in range(3)]
+    questions = [{"id": f"q{i}", "question": "Who?", "answer": "Rush"} for i in range(40)]
+    (tmp_path / "corpus.jsonl").write_text("\n".join(map(json.dumps, corpus)), encoding="utf-8")
+    (tmp_path / "questions.jsonl").write_text(
+        "\n".join(map(json.dumps, questions)), encoding="utf-8"
+    )
+    out = read_corpus(tmp_path)
+    assert [d.id for d in out.documents] == ["p0", "p1", "p2"]
+    assert [(i.source, i.reason) for i in out.issues] == [
+        (
+            str(tmp_path / "questions.jsonl"),
+            "no record has a 'text' field (40 records of answer, id, question)",
+        )
+    ]
+    assert out.read == 43
+    # one record with a text makes it a corpus file: its other records are reported one by one
+    questions[5]["text"] = "Some text here."
+    (tmp_path / "questions.jsonl").write_text(
+        "\n".join(map(json.dumps, questions)), encoding="utf-8"
+    )
+    assert len(read_corpus(tmp_path).issues) == 39
+
+
 def test_json_array(tmp_path: Path) -> None:
     path = tmp_path / "a.json"
     path.write_text(json.dumps([{"title": "T", "text": "Text one. Text two."}]), encoding="utf-8")
@@ -169,3 +193,17 @@ def test_html_is_read_by_a_parser(tmp_path: Path) -> None:
         "A new line",
         "Unclosed paragraph bold and more link",
     ]
+
+
+def test_the_build_summary_says_how_many_skips_it_did_not_list() -> None:
+    from wikikv.compile.ingest import IngestIssue
+    from wikikv.compile.pipeline import CompileReport
+    from wikikv.interfaces.commands.build import _summary
+
+    report = CompileReport(job="build")
+    report.issues = [IngestIssue(f"c.jsonl:{n}", "malformed JSON record") for n in range(13)]
+    text = _summary(report)
+    assert text.count("  skipped c.jsonl:") == 10
+    assert "... and 3 more skipped" in text
+    report.issues = report.issues[:10]
+    assert "more skipped" not in _summary(report)

@@ -325,6 +325,17 @@ def _from_records(path: Path, out: IngestResult, id_prefix: str = "") -> None:
         out.read += 1
         out.issues.append(IngestIssue(str(path), str(exc).split(": ", 1)[-1]))
         return
+    if rows and not any("text" in row or row.get("__bad__") for _, row in rows):
+        # a file of another shape beside the corpus (the questions of a QA set): one issue
+        # naming what it holds, not one per record
+        out.read += len(rows)
+        fields = ", ".join(sorted({str(k) for _, row in rows[:50] for k in row})[:8])
+        out.issues.append(
+            IngestIssue(
+                str(path), f"no record has a 'text' field ({len(rows)} records of {fields})"
+            )
+        )
+        return
     for i, (where, row) in enumerate(rows):
         out.read += 1
         if row.get("__bad__"):

@@ -113,6 +113,8 @@ def _summary(report: Any) -> str:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:
         lines.append(f"  skipped {issue.source}: {issue.reason}")
+    if len(r.issues) > 10:
+        lines.append(f"  ... and {len(r.issues) - 10} more skipped")
     if getattr(r, "restored", 0):
         lines.append(f"  restored {r.restored} pages that had been deleted outside the build")
     for guess in getattr(r, "encodings", [])[:10]:
