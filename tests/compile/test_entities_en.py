@@ -133,6 +133,35 @@ def test_the_head_noun_of_a_definition_sets_the_kind() -> None:
     assert classify_title("Toto", "Toto is an American rock band formed in 1977.", "en") == "org"
 
 
+def test_definitions_past_an_and_after_the_and_with_a_long_lifespan() -> None:
+    # the phrase goes on past its first "and" when what comes before names no kind
+    arena = "CFE Arena, formerly UCF Arena, is a sports and entertainment arena located in Orlando."
+    assert classify_title("CFE Arena", arena, "en") == "place"
+    actress = "Yvonne Owen (1923–1990) was a British stage and film actress."
+    assert classify_title("Yvonne Owen", actress, "en") == "person"  # not a film
+    # ... but not past a preposition: a member of a House is no house
+    member = "Prince Victor of Thurn and Taxis was a member of the Princely House of Thurn."
+    assert classify_title("Prince Victor of Thurn and Taxis", member, "en") != "place"
+    # "is the …" counts only its last word: the second official bid is no official
+    advisor = "Eric Schultz is a senior advisor to former President Barack Obama."
+    assert classify_title("Eric Schultz", advisor, "en") == "person"
+    officer = "Carole Post is the Deputy Chief Operating Officer of USF Health."
+    assert classify_title("Carole Post", officer, "en") == "person"
+    bid = "The Japan 2022 FIFA World Cup bid is the second official bid from the Japan FA."
+    assert classify_title("Japan 2022 FIFA World Cup bid", bid, "en") != "person"
+    # a phrase that never ends within reach says nothing ("a film about a boy" is no boy)
+    film = "Billy Elliot is a 2000 British dance drama film about a boy aspiring to dance."
+    assert classify_title("Billy Elliot", film, "en") == "work"
+    lifespan = (
+        "Juan Bautista Sacasa (León, Nicaragua, 21 December 1874 – Los Angeles, California, "
+        "17 April 1946) is the 20th President of Nicaragua."
+    )
+    assert classify_title("Juan Bautista Sacasa", lifespan, "en") == "person"
+    honorific = "After serving as publicity director, Ms. Wesman founded a firm in 1980."
+    assert classify_title("Jane Wesman", honorific, "en") == "person"
+    assert classify_title("Acme Wesman", "It is owned by Acme.", "en") == "topic"
+
+
 VALOIS = [
     {
         "id": "v1",

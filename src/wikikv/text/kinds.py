@@ -55,7 +55,8 @@ _ORG_Q = re.compile(
     re.I,
 )
 _FIRST_PERSON = re.compile(
-    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4})"
+    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4}"
+    r"|[^()]*\b\d{1,2} \w+ \d{3,4}\s*[–-][^()]*\b\d{1,2} \w+ \d{3,4}\))"
     r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
     r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
     r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
@@ -145,6 +146,8 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
     by_head = _kind_of_head(head)
     if by_head:
         return by_head
+    if _called_by_surname(base, head):
+        return "person"
     for rx, kind in (
         (_FIRST_WORK, "work"),
         (_FIRST_EVENT, "event"),
@@ -161,9 +164,13 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
 # Canadian film director and producer"): its head — the last kind word before a preposition, a
 # clause or a comma — names the kind, wherever other kind words come later in the sentence.
 _DEFINITION = re.compile(
-    r"\b(?:is|was|are|were) (?:an?|one of the) ((?:[\w'’-]+ ){0,6}?[\w'’-]+)"
-    r"(?= (?:of|in|on|at|from|for|by|with|who|which|that|whose|based|located|founded|"
-    r"directed|written|produced|released|published|and|or)\b|[,.;:(]|$)"
+    r"\b(?:is|was|are|were) (?:an?|one of the|the) ((?:[\w'’-]+ ){0,7}[\w'’-]+)"
+)
+# Where the noun phrase of a definition may end: before a preposition, a clause or a participle.
+_PHRASE_END = frozenset(
+    """of in on at from for by with who which that whose based located founded directed
+    written produced released published and or to known about starring featuring set
+    created owned operated serving dedicated named built used formed developed designed""".split()
 )
 _HEAD_WORDS: dict[str, str] = {}
 for _kind, _words in (
@@ -187,7 +194,11 @@ for _kind, _words in (
         columnist commentator host personality entertainer magician astronaut pilot
         explorer navigator admiral commander colonel captain lieutenant sergeant spy
         criminal murderer terrorist gangster outlaw justice senator governor mayor
-        woman man girl boy""",
+        woman man girl boy advisor adviser consultant strategist founder co-founder chairman
+        chairwoman chairperson president vice-president secretary spokesman spokeswoman
+        spokesperson minister publicist lobbyist banker investor philanthropist chef son
+        daughter wife husband brother sister mother father widow fellow scholar researcher
+        principal""",
     ),
     (
         "work",
@@ -202,7 +213,7 @@ for _kind, _words in (
         organization organisation label agency institute association society firm brand
         airline network channel dynasty duo trio quartet ensemble orchestra choir franchise
         manufacturer retailer publisher studio conglomerate charity foundation union
-        federation league council ministry department""",
+        federation league council ministry department committee commission""",
     ),
     (
         "place",
@@ -211,7 +222,8 @@ for _kind, _words in (
         township parish valley airport station building church castle bridge park stadium
         street road settlement capital peninsula desert forest island islands mountains
         range volcano glacier bay harbour harbor port canal cathedral temple mosque palace
-        museum library arena hall tower house mansion monument prison hospital""",
+        museum library arena hall tower house mansion monument prison hospital peak summit
+        creek stream brook tributary reservoir skyscraper hotel casino plantation""",
     ),
     (
         "event",
@@ -231,15 +243,29 @@ def kind_of_noun(word: str) -> str | None:
 
 
 def _kind_of_head(head: str) -> str | None:
-    """The kind the head noun of the first definition in ``head`` names, if it is one."""
+    """The kind the head noun of the first definition in ``head`` names, if it is one: the
+    last kind word before the first place the noun phrase may end, or, when none is there,
+    before a later one ("is a sports and entertainment arena located in …": not "sports")."""
     m = _DEFINITION.search(head)
     if m is None:
         return None
-    for word in reversed(m.group(1).casefold().split()):
-        for part in (word, word.rsplit("-", 1)[-1]):
-            kind = _HEAD_WORDS.get(part)
-            if kind is not None:
-                return kind
+    words = m.group(1).casefold().split()
+    ends = [i for i in range(1, len(words)) if words[i] in _PHRASE_END]
+    if m.end(1) == len(head) or head[m.end(1)] in ",.;:(":
+        ends.append(len(words))
+    # "is a/an …": the last kind word of the phrase ("an American rock band"); "is the …" and a
+    # phrase past its first "and" (longer, less sure): only its last word ("the second official
+    # bid" is no official)
+    loose = not m.group(0).split()[1] == "the"
+    for end in ends:
+        for word in reversed(words[:end]) if loose else words[end - 1 : end]:
+            for part in (word, word.rsplit("-", 1)[-1]):
+                kind = _HEAD_WORDS.get(part)
+                if kind is not None:
+                    return kind
+        if end < len(words) and words[end] not in ("and", "or"):
+            return None  # past a preposition or a clause: "a member of the House of …"
+        loose = False
     return None
 
 
@@ -271,6 +297,15 @@ def _classify_zh(title: str, head: str) -> str:
     if _ZH_PLACE.search(rest):
         return "place"
     return "work"
+
+
+def _called_by_surname(name: str, head: str) -> bool:
+    """Whether the first sentence calls the title's bearer by an honorific and the title's last
+    word ("… Ms. Wesman founded …" of Jane Wesman): only a person is."""
+    parts = name.split()
+    if len(parts) < 2 or not parts[-1][:1].isupper():
+        return False
+    return re.search(rf"\b(?:Mr|Ms|Mrs|Miss|Dr|Sir)\.? {re.escape(parts[-1])}\b", head) is not None
 
 
 def kind_by_name(name: str) -> str | None:
