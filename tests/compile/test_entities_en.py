@@ -160,6 +160,17 @@ def test_definitions_past_an_and_after_the_and_with_a_long_lifespan() -> None:
     honorific = "After serving as publicity director, Ms. Wesman founded a firm in 1980."
     assert classify_title("Jane Wesman", honorific, "en") == "person"
     assert classify_title("Acme Wesman", "It is owned by Acme.", "en") == "topic"
+    born = "One of six children, Preedy was born in Neemuch, India."
+    assert classify_title("Charlie Preedy", born, "en") == "person"
+    # a first sentence the splitter cut after "(c." still opens with a person's bracket
+    assert classify_title("Edwin of Northumbria", "Edwin( c.", "en") == "person"
+    assert classify_title("Baldwin V, Count of Flanders", "Baldwin V of Flanders (c.", "en") == (
+        "person"
+    )
+    cut = "Allegory of Industry is a tondo painted by Francisco de Goya (c."
+    assert classify_title("Allegory of Industry", cut, "en") != "person"
+    em_dash = "Ennio Bolognini (November 7, 1893—July 31, 1979) was an Argentine-born cellist."
+    assert classify_title("Ennio Bolognini", em_dash, "en") == "person"
 
 
 VALOIS = [

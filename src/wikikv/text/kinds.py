@@ -55,8 +55,9 @@ _ORG_Q = re.compile(
     re.I,
 )
 _FIRST_PERSON = re.compile(
-    r"\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–-]\s*(?:[\w,]+\s+){0,3}\d{3,4}"
-    r"|[^()]*\b\d{1,2} \w+ \d{3,4}\s*[–-][^()]*\b\d{1,2} \w+ \d{3,4}\))"
+    r"^[^()]{0,60}?(?<! is)(?<! was)\(\s*(?:c|b|d|fl)\.$"  # the first sentence cut at "Edwin (c."
+    r"|\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–—-]\s*(?:[\w,]+\s+){0,3}\d{3,4}"
+    r"|[^()]*\b\d{1,2} \w+ \d{3,4}\s*[–—-][^()]*\b\d{1,2} \w+ \d{3,4}\))"
     r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
     r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
     r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
@@ -198,7 +199,11 @@ for _kind, _words in (
         chairwoman chairperson president vice-president secretary spokesman spokeswoman
         spokesperson minister publicist lobbyist banker investor philanthropist chef son
         daughter wife husband brother sister mother father widow fellow scholar researcher
-        principal""",
+        principal leader cellist flautist saxophonist trumpeter organist harpist clarinetist
+        cinematographer forester ventriloquist illusionist ballerina bodybuilder gymnast
+        driver rider mountaineer surveyor ornithologist entomologist paleontologist
+        archaeologist geographer cartographer naturalist psychiatrist neurologist rabbi imam
+        evangelist preacher pastor vicar abbot abbess martyr""",
     ),
     (
         "work",
@@ -301,11 +306,14 @@ def _classify_zh(title: str, head: str) -> str:
 
 def _called_by_surname(name: str, head: str) -> bool:
     """Whether the first sentence calls the title's bearer by an honorific and the title's last
-    word ("… Ms. Wesman founded …" of Jane Wesman): only a person is."""
+    word ("… Ms. Wesman founded …" of Jane Wesman), or says that one was born ("One of six
+    children, Preedy was born in …"): only a person is."""
     parts = name.split()
     if len(parts) < 2 or not parts[-1][:1].isupper():
         return False
-    return re.search(rf"\b(?:Mr|Ms|Mrs|Miss|Dr|Sir)\.? {re.escape(parts[-1])}\b", head) is not None
+    surname = re.escape(parts[-1])
+    called = rf"\b(?:Mr|Ms|Mrs|Miss|Dr|Sir)\.? {surname}\b|\b{surname} (?:was|is) born\b"
+    return re.search(called, head) is not None
 
 
 def kind_by_name(name: str) -> str | None:
