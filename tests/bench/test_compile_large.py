@@ -13,7 +13,7 @@ from wikikv.bench.bigcorpus import (
     renamed,
     write_corpus,
 )
-from wikikv.bench.compile_large import fit, run_large
+from wikikv.bench.compile_large import fit, run_adds, run_large
 
 RECORDS = [
     {"id": "a", "title": "Lothair II", "text": "Lothair II was a king. He married Teutberga."},
@@ -77,6 +77,23 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         assert row["cpu_s_per_mb"] > 0
     assert rows[1]["entities"] > rows[0]["entities"]  # the second copy is a new world
     assert {"cpu_s", "peak_rss_mb", "peak_anon_mb", "cpu_per_mb_spread"} <= set(result["fit"])
+
+
+def test_a_kept_store_takes_more_adds_on_a_copy(tmp_path: Path) -> None:
+    source = _write(tmp_path / "src.jsonl")
+    keep = tmp_path / "keep"
+    row = run_large(source, [1], keep=keep)["sizes"][0]
+    assert "error" not in row, row
+    kept = keep / "store-1"
+    assert (keep / "store-1.json").is_file()
+    files = {p.name: p.read_bytes() for p in kept.rglob("*") if p.is_file()}
+    adds = run_adds(kept, tmp_path / "work", count=2)
+    assert adds["copies"] == 1
+    assert len(adds["incremental_adds"]) == 2
+    assert all(a["model_reads"] and not a["fallback"] for a in adds["incremental_adds"])
+    assert all(a["added"] == 1 for a in adds["incremental_adds"])
+    # the kept store is left as it was, for the next run
+    assert {p.name: p.read_bytes() for p in kept.rglob("*") if p.is_file()} == files
 
 
 def test_fit_draws_a_line_through_the_sizes() -> None:

@@ -15,6 +15,7 @@ import json
 import multiprocessing as mp
 import os
 import resource
+import shutil
 import statistics
 import tempfile
 import threading
@@ -163,20 +164,28 @@ def run_large(
     index: bool = True,
     log: Callable[[str], None] | None = None,
     limit: int | None = None,
+    keep: Path | None = None,
 ) -> dict[str, Any]:
     """Build the generated corpus (``copies`` of the JSONL corpus ``source``, its first ``limit``
-    records each) at each number of copies, smallest first."""
+    records each) at each number of copies, smallest first; ``keep``: keep the built stores
+    there (after their adds)."""
     ctx = mp.get_context("fork")
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="wikikv-large-") as tmp:
         for n in sorted(copies):
+            stores = Path(tmp) if keep is None else keep
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.rmtree(keep / f"store-{n}", ignore_errors=True)
+                about = {"source": str(source), "copies": n, "limit": limit, "index": index}
+                (keep / f"store-{n}.json").write_text(json.dumps(about), encoding="utf-8")
             corpus = Path(tmp) / f"corpus-{n}.jsonl"
             size = write_corpus(source, n, corpus, limit)
             extras = extra_documents(source, n, ADDS, limit)
             if log:
                 log(f"large: {n} copies, {size / 2**20:.1f} MB of text: building ...")
             queue = ctx.Queue()
-            args = (str(corpus), size, extras, str(Path(tmp) / f"store-{n}"), index)
+            args = (str(corpus), size, extras, str(stores / f"store-{n}"), index)
             proc = ctx.Process(target=_child, args=(args, queue))
             proc.start()
             row = {"copies": n, **queue.get()}
@@ -201,6 +210,33 @@ def run_large(
     if len(built) >= 2:
         out["fit"] = fit(built)
     return out
+
+
+def run_adds(kept: Path, work: Path, count: int = ADDS) -> dict[str, Any]:
+    """Copy the store ``kept`` (``<keep>/store-<copies>`` of :func:`run_large`) to ``work`` and
+    time ``count`` adds against the copy, one by one as the large benchmark does: the first
+    documents of the copy after the next (the benchmark's own adds, of the next, are in it)."""
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.quality.hooks import gated
+    from wikikv.store.store import open_store
+
+    about = json.loads(kept.with_suffix(".json").read_text(encoding="utf-8"))
+    source, n = Path(about["source"]), int(about["copies"])
+    extras = extra_documents(source, n + 1, count, about["limit"])
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(kept, work)
+    store = open_store(f"lmdb://{work}?sync=false")
+    kb = store.kb("large")
+    options = gated(index=about["index"])
+    Compiler(kb, options=options)  # warm the imports, as a built process has them
+    adds = [_add_one(kb, extra, work, i, options) for i, extra in enumerate(extras)]
+    store.close()
+    return {
+        "copies": n,
+        "incremental_add_s": _median([a["wall_s"] for a in adds]),
+        "incremental_add_cpu_s": _median([a["cpu_s"] for a in adds]),
+        "incremental_adds": adds,
+    }
 
 
 TARGET_MB = 100.0

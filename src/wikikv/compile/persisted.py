@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from bisect import bisect_left
 from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -463,7 +464,7 @@ class _Add:
             t_old = stored_titles(self._records)
         if raw_chosen is None:
             raise _Fallback("no chosen record")
-        chosen_old = set(msgspec.msgpack.decode(raw_chosen, type=list[str]))
+        chosen_old = _Sorted(msgspec.msgpack.decode(raw_chosen, type=list[str]))
         rows = {i: title_row(d) for i, d in self.new.items()}
         tables = TitleDelta(t_old, rows, self.meta.folder, self._records)
         if tables.reason:
@@ -515,13 +516,15 @@ class _Add:
                 rec = cands.setdefault(k, CandidateRec(CandidateCounts(), []))
                 rec.counts.add(uses)
                 rec.docs = sorted({*rec.docs, i})
-        chosen_new = set(chosen_old)
+        chosen_new = _Overlay(chosen_old)
         for k, rec in cands.items():
             if rec.counts.chosen() and k not in t_new.display:
                 chosen_new.add(k)
             else:
                 chosen_new.discard(k)
-        chosen_new.difference_update(k for k in tables.keys_changed if k in t_new.display)
+        for k in tables.keys_changed:
+            if k in t_new.display:
+                chosen_new.discard(k)
         is_old = _Either(t_old.display, chosen_old)
         is_new = _Either(t_new.display, chosen_new)
 
@@ -531,7 +534,7 @@ class _Add:
             touched.add(t_new.about[i])
             touched |= {k for k, _ in resolved[i]} | {k for k, _ in old_res.get(i, [])}
         touched |= {k for k in cand_keys if k in chosen_new or k in chosen_old}
-        for k in chosen_new ^ chosen_old:  # a name that becomes (or stops being) an entity:
+        for k in sorted(chosen_new.changed()):  # a name that becomes (or stops being) an entity:
             for i in docs_before.get(k, set()) | set(cands[k].docs if k in cands else []):
                 touched.add(t_new.about[i])  # the pages of the documents naming it link it
         touched |= tables.keys_changed  # a display name, kind or folder that changed
@@ -591,12 +594,17 @@ class _Add:
         }
         parts: dict[str, list[str]] = {w: list(parts_rec.get(w, [])) for w in all_words}
         before = {w: len(v) for w, v in parts.items()}
+        # a common word's list holds thousands of keys (17k at 9 copies): changed in place, and
+        # only the lists that changed are written
+        changed_words: set[str] = set()
         for k, ws in words_old.items():
-            for w in ws:
+            for w in ws - words_new.get(k, set()):
                 parts[w].remove(k)
+                changed_words.add(w)
         for k, ws in words_new.items():
             for w in ws:
-                parts[w] = sorted({*parts[w], k})
+                if _insort(parts[w], k):
+                    changed_words.add(w)
         crossed = {w for w in all_words if (before[w] > 1) != (len(parts[w]) > 1)}
         extra = {k for w in crossed for k in parts[w] if k not in touched}
         counts = {w: len(v) for w, v in parts.items()}
@@ -612,7 +620,8 @@ class _Add:
         moved = self._place(ents_new, old_recs)
         self._update_sections(ents_new, moved, old_recs, gone)
         new_meta = self._new_meta(ents_new, old_recs, gone)
-        self._write(chosen_new, ents_new, extra_recs, moved, gone, cands, parts, new_meta)
+        parts_changed = {w: parts[w] for w in changed_words}
+        self._write(chosen_new, ents_new, extra_recs, moved, gone, cands, parts_changed, new_meta)
         updated = {**extra_recs, **moved, **ents_new}
         # pages linking to an entity that appeared, went, moved or was renamed name its path
         relinked: set[str] = set()
@@ -773,7 +782,7 @@ class _Add:
 
     def _write(
         self,
-        chosen: set[str],
+        chosen: _Overlay,
         ents_new: dict[str, Entity],
         extra: dict[str, Entity],
         moved: dict[str, Entity],
@@ -783,7 +792,9 @@ class _Add:
         meta: ModelMeta,
     ) -> None:
         kb = self.kb
-        ops: list[Op] = [Put(_single(kb, "chosen"), _enc.encode(sorted(chosen)))]
+        ops: list[Op] = []
+        if chosen.changed():
+            ops.append(Put(_single(kb, "chosen"), _enc.encode(chosen.names())))
         assert self.tables is not None
         td = self.tables
         for family, name, value in [*td.records, *td.gaz_records(), *td.table_records()]:
@@ -822,6 +833,62 @@ class _Add:
 def _entry(e: Entity, path: str) -> tuple[str, int, Ranked]:
     m = member(e)
     return dim_path(e.dim), 0 if m.about else 1, Ranked(e.key, e.name, path, m.score)
+
+
+def _insort(names: list[str], name: str) -> bool:
+    """Insert ``name`` into the sorted list ``names`` unless it holds it; whether it did."""
+    at = bisect_left(names, name)
+    if at < len(names) and names[at] == name:
+        return False
+    names.insert(at, name)
+    return True
+
+
+class _Sorted:
+    """A sorted list of names as a set, by bisection: the chosen record (41k names at 9 copies)
+    is read by every add, and a set of all of it cost more than the lookups."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.sorted = names
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        names = self.sorted
+        at = bisect_left(names, key)
+        return at < len(names) and names[at] == key
+
+
+class _Overlay:
+    """The names of a :class:`_Sorted` with some added and some dropped."""
+
+    def __init__(self, base: _Sorted) -> None:
+        self.base = base
+        self.added: set[str] = set()
+        self.dropped: set[str] = set()
+
+    def add(self, key: str) -> None:
+        self.dropped.discard(key)
+        if key not in self.base:
+            self.added.add(key)
+
+    def discard(self, key: str) -> None:
+        self.added.discard(key)
+        if key in self.base:
+            self.dropped.add(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.added or (key not in self.dropped and key in self.base)
+
+    def changed(self) -> set[str]:
+        """The names in the base or here, not both."""
+        return self.added | self.dropped
+
+    def names(self) -> list[str]:
+        out = [k for k in self.base.sorted if k not in self.dropped]
+        for k in self.added:
+            _insort(out, k)
+        return out
 
 
 class _Either:

@@ -34,9 +34,28 @@ from wikikv.interfaces.common import json_option
     help="Also build the generated large corpus at these sizes, in copies of the 2Wiki 6k corpus "
     "(e.g. 9,18,36 for ~25/50/100 MB); 'only' before the list skips the shared corpora.",
 )
+@click.option(
+    "--keep",
+    default="",
+    help="With --large: keep each built store in this directory (store-<copies>, after its adds).",
+)
+@click.option(
+    "--adds-on",
+    "adds_on",
+    default="",
+    help="Instead of building: time five more adds against a copy of a store --keep kept "
+    "(DIR/store-<copies>), made at <it>-adds.",
+)
 @json_option
 def compile_bench(
-    corpora: tuple[str, ...], store_kind: str, out: str, no_index: bool, large: str, as_json: bool
+    corpora: tuple[str, ...],
+    store_kind: str,
+    out: str,
+    no_index: bool,
+    large: str,
+    keep: str,
+    adds_on: str,
+    as_json: bool,
 ) -> None:
     """Build each corpus from scratch and report documents/s, peak memory, store size, the
     cost of one incremental add, and the check invariants. With --large, also build renamed
@@ -44,8 +63,20 @@ def compile_bench(
 
     Example: wikikv bench compile --corpus luxun
     Example: wikikv bench compile --large only:3,6,12
+    Example: wikikv bench compile --large only:36 --keep /tmp/k; then --adds-on /tmp/k/store-36
     """
+    from pathlib import Path
+
     from wikikv.bench.compile import run_bench, shared_data, write_result
+
+    if adds_on:
+        from wikikv.bench.compile_large import run_adds
+
+        kept = Path(adds_on)
+        adds = run_adds(kept, kept.with_name(kept.name + "-adds"))
+        click.echo(json.dumps(adds, indent=2))
+        write_result({"adds_on": adds_on, **adds}, out)
+        return
 
     log = None if as_json else lambda m: click.echo(m, err=True)
     only_large = large.startswith("only:")
@@ -58,7 +89,13 @@ def compile_bench(
         from wikikv.bench.bigcorpus import SOURCE
         from wikikv.bench.compile_large import run_large
 
-        result["large"] = run_large(shared_data() / SOURCE, copies, index=not no_index, log=log)
+        result["large"] = run_large(
+            shared_data() / SOURCE,
+            copies,
+            index=not no_index,
+            log=log,
+            keep=Path(keep) if keep else None,
+        )
     path = write_result(result, out)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
