@@ -129,3 +129,21 @@ def test_what_defines_and_what_only_mentions() -> None:
     assert defining_score(own, ["刘和珍"]) > defining_score(said, ["刘和珍"])
     assert without_note_mark("〔2〕柏生即孙伏园。") == "柏生即孙伏园。"
     assert without_note_mark("“闰土哥，——你来了？”") == "“闰土哥，——你来了？”"
+
+
+def test_notes_are_read_by_their_head_word_in_any_note_of_the_text() -> None:
+    text = (
+        "正文里说到都城，也说到嫦娥和钩拒。\n"
+        "〔1〕钩拒\u3000古代的一种兵器。\n"
+        "〔2〕都城\u3000泛指国都。\n"
+        "〔3〕\u3000嫦娥\u3000古代神话中人物。\n"
+        "⑷嫦娥奔月\u3000故事名。\n"
+        "〔5〕后羿"
+    )
+    assert reader.glossed_term("都城", text)  # the second note, not the first
+    assert not reader.glossed_term("钩拒", text)  # a weapon: no term gloss
+    assert reader.noted("嫦娥", text)  # spaces after the mark
+    assert not reader.noted("钩拒", text)
+    assert not reader.noted("嫦娥奔", text)  # a head word is whole: 嫦娥奔|月 is no head
+    assert not reader.noted("后羿", text)  # a head with nothing after it says nothing
+    assert not reader.glossed_term("都城", text.replace("〔", "（"))  # no notes at all

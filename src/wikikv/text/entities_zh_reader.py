@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 # Suffixes that set a Chinese name's type, longest first within each kind.
 _PLACE_SUFFIX = (
@@ -239,6 +240,7 @@ _DICT_VERY_COMMON = 5000
 MIN_CENTRAL = 3
 
 
+@lru_cache(maxsize=1 << 16)  # asked ~1,000 times per document, mostly of the same words
 def kind_by_suffix(name: str, weak: bool = True) -> str | None:
     """The type a Chinese name's ending sets: 鲁镇 → place, 创造社 → org, 七斤嫂 → person.
     With ``weak``, also the one-character place endings that given names share (see
@@ -433,13 +435,30 @@ def glossed_term(word: str, text: str) -> bool:
     or nothing at all, and it is no page."""
     if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
         return False
-    m = re.search(
-        _NOTE_HEAD
-        + re.escape(word)
-        + r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})",
-        text,
-    )
+    m = _note_on(word, text, _GLOSS_TAIL)
     return m is not None and _TERM_GLOSS.search(m.group(1)) is not None
+
+
+_GLOSS_TAIL = re.compile(r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})")
+_NOTE_HEAD_RX = re.compile(_NOTE_HEAD)
+
+
+@lru_cache(maxsize=8)
+def _note_heads(text: str) -> tuple[int, ...]:
+    """Where the head word of each note of ``text`` starts (after its marker and spaces)."""
+    return tuple(m.end() for m in _NOTE_HEAD_RX.finditer(text))
+
+
+def _note_on(word: str, text: str, tail: re.Pattern[str]) -> re.Match[str] | None:
+    """The first note whose head word is ``word`` followed by what ``tail`` matches: what
+    ``re.search(_NOTE_HEAD + re.escape(word) + tail)`` finds, without compiling a pattern per
+    word (``re``'s cache holds 512; a document asks about thousands of words)."""
+    for at in _note_heads(text):
+        if text.startswith(word, at):
+            m = tail.match(text, at + len(word))
+            if m is not None:
+                return m
+    return None
 
 
 # After a foreign name used as a place: its people, mountains, islands or nation ("爱尔兰人",
@@ -565,8 +584,11 @@ def noted(word: str, text: str) -> bool:
     "嫦娥　古代神话中人物"; not "钩拒　…兵器" or "内传　小说体传记的一种")."""
     if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
         return False
-    m = re.search(_NOTE_HEAD + re.escape(word) + _NOTE_END + r"([^。；\n]{0,60})", text)
+    m = _note_on(word, text, _PERSON_NOTE_TAIL)
     return m is not None and _PERSON_NOTE.search(m.group(1).strip(" \t\u3000")) is not None
+
+
+_PERSON_NOTE_TAIL = re.compile(r"(?m)" + _NOTE_END + r"([^。；\n]{0,60})")
 
 
 def place_evidence(word: str, text: str) -> bool:
