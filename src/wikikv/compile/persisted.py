@@ -515,7 +515,7 @@ class _Add:
             for k, uses in new_uses[i].items():
                 rec = cands.setdefault(k, CandidateRec(CandidateCounts(), []))
                 rec.counts.add(uses)
-                rec.docs = sorted({*rec.docs, i})
+                _insort(rec.docs, i)  # a common name's list is long: kept sorted in place
         chosen_new = _Overlay(chosen_old)
         for k, rec in cands.items():
             if rec.counts.chosen() and k not in t_new.display:
@@ -824,7 +824,9 @@ class _Add:
         stored = self._records("k", terms, list[str])
         for t, ids in terms.items():
             prev = stored.get(t)
-            merged = sorted(ids | set(prev if isinstance(prev, list) else []))
+            merged = list(prev) if isinstance(prev, list) else []
+            for i in sorted(ids):  # a common key's list is long (every document using it)
+                _insort(merged, i)
             ops.append(Put(_key(kb, "k", t), _enc.encode(merged)))
         ops.append(Put(kb.keys.system(META), _enc.encode(meta)))
         kb.commit(ops)
