@@ -8,6 +8,7 @@ reader in another process sees it as soon as the writer commits. Layout (``I`` =
 ``I s``                                    global stats: N, summed field lengths, generation
 ``I d`` + doc ref (8 bytes)                one document: path, title, summary, kind, terms
 ``I p`` + term + NUL + bucket (1 byte)     postings of ``term`` for the docs of one bucket
+``I p`` + … + bucket + part (1 byte)       past ``SPLIT_BYTES``: the block in parts (below)
 ``I v`` + variant + NUL + word             typo neighbourhood of the name/alias vocabulary
 ``I j`` + jieba version + NUL + CJK run     the run's jieba words (a segmentation memo)
 ``I w`` + random token (8 bytes)           docs a write in progress adds (see below)
@@ -44,6 +45,13 @@ a write that added it was interrupted, and then its ref is under ``I w``. So a m
 block only for re-indexed docs and for the new docs listed there: a bulk build that flushes the
 index every few megabytes appends to its blocks without scanning them posting by posting (that
 scan made frequent flushes cost more than the pages).
+
+A common word's block holds a posting of nearly every page of its bucket (0.7 MB at 36 copies of
+2Wiki 6k), and an add re-indexing a page rewrote it whole. A block past ``SPLIT_BYTES`` is
+therefore stored in parts: one key per value of the top bits of the doc ref's second byte (the
+first chose the bucket), and a write reads and rewrites only the parts of the docs it adds or
+drops. A block is whole or in parts, never both: a write that makes a whole block too large puts
+its parts and deletes it in one batch. Readers scan the term's prefix and see no difference.
 
 The vocabulary neighbourhood (``I v``) of a word is deleted by the write that removes the word's
 last posting (its block empties and no other bucket holds one). Candidates are still verified
@@ -181,6 +189,18 @@ def _commit(kb: KnowledgeBase, ops: list[Op]) -> None:
         kb.commit(ops[i : i + BATCH_OPS])
 
 
+def _commit_groups(kb: KnowledgeBase, groups: list[list[Op]]) -> None:
+    """Write groups of ops, each whole in one batch (several to a batch)."""
+    batch: list[Op] = []
+    for group in groups:
+        if batch and len(batch) + len(group) > BATCH_OPS:
+            kb.commit(batch)
+            batch = []
+        batch.extend(group)
+    if batch:
+        kb.commit(batch)
+
+
 def _memo_runs(pages: Iterable[Fields]) -> list[str] | None:
     """The distinct CJK runs of ``pages`` worth a memo entry (2+ characters, key-sized), or None
     past ``MEMO_FLUSH_MAX``. Runs are cut from the raw text and folded one by one, which skips
@@ -238,6 +258,35 @@ def _index_empty(backend: Backend, ik: IndexKeys) -> bool:
     return next(iter(backend.scan(ik.base, prefix_end(ik.base), limit=1)), None) is None
 
 
+SPLIT_BYTES = 1 << 15  # a block past this is stored in parts (see _block_ops)
+_PART_BYTE = [bytes([p]) for p in range(256)]
+
+
+def _part(ref: bytes) -> bytes:
+    """The part of a split block a doc's postings are in: the top bits of its ref's second byte
+    (the first chose the bucket)."""
+    return _PART_BYTE[ref[1] >> 3]
+
+
+def _by_part(value: bytes | bytearray) -> dict[bytes, bytearray]:
+    """A block's postings grouped by part (a posting starts with its ref)."""
+    out: dict[bytes, bytearray] = defaultdict(bytearray)
+    size = POSTING.size
+    for at in range(0, len(value), size):
+        out[_PART_BYTE[value[at + 1] >> 3]] += value[at : at + size]
+    return out
+
+
+def _block_ops(key: bytes, value: bytes | bytearray, expect: int) -> list[Op]:
+    """The write of a whole block: one key, or past :data:`SPLIT_BYTES` its parts (the block key
+    plus the part byte of :func:`_part`, each expecting ``expect``). A common word's block holds
+    a posting of nearly every page of its bucket (0.7 MB at 36 copies); in parts, an add that
+    re-indexes a page rewrites a 32nd of it. A reader scans the term's prefix either way."""
+    if len(value) <= SPLIT_BYTES:
+        return [Put(key, bytes(value), expect)]
+    return [Put(key + part, bytes(v), expect) for part, v in sorted(_by_part(value).items())]
+
+
 def _merge(
     backend: Backend,
     ik: IndexKeys,
@@ -245,10 +294,13 @@ def _merge(
     added: Sequence[Packed],
     fresh: dict[bytes, bytearray],
     flying: set[bytes],
+    groups: list[list[Op]],
 ) -> list[Op]:
-    """Block writes for an index that has content: read every touched block once, drop the
-    postings of re-indexed and removed docs (and of added docs in ``flying``), append the new
-    ones."""
+    """Block writes for an index that has content: read every touched block once (of a block in
+    parts, the parts holding a posting of a doc written or dropped), drop the postings of
+    re-indexed and removed docs (and of added docs in ``flying``), append the new ones. A block
+    that grows past :data:`SPLIT_BYTES` is replaced by its parts: that goes to ``groups``, ops
+    committed in one batch."""
     touched = set(fresh)
     term_of: dict[bytes, str] = {}  # the blocks of removed postings, and their terms
     for ref, entry in removed.items():
@@ -268,22 +320,79 @@ def _merge(
         by_bucket.setdefault(_BUCKET_BYTE[bucket_of(ref)], set()).add(ref)
     ops: list[Op] = []
     emptied: set[bytes] = set()
+    split: list[bytes] = []
     for key, item in zip(keys, items, strict=True):
+        here = by_bucket.get(key[-1:])  # a block key ends with its bucket byte
+        if item is None and _has_parts(backend, key):
+            split.append(key)
+            continue
         value = b""
         if item is not None:
-            here = by_bucket.get(key[-1:])  # a block key ends with its bucket byte
             value = without(item.value, here) if here else item.value
         new = fresh.pop(key, None)
         if new is not None:
             value += new
-        if value:
+        if len(value) > SPLIT_BYTES:  # stored in parts from now on
+            if item is None:
+                ops.extend(_block_ops(key, value, ABSENT))
+            else:  # the whole key and its parts in one batch: never both, never neither
+                groups.append([Delete(key, item.version), *_block_ops(key, value, ABSENT)])
+        elif value:
             ops.append(Put(key, value, ABSENT if item is None else item.version))
         elif item is not None:
             ops.append(Delete(key, item.version))
             emptied.add(key)
+    ops += _merge_parts(backend, split, by_bucket, fresh, emptied)
     return ops + _vocabulary_gone(
         backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied
     )
+
+
+def _has_parts(backend: Backend, key: bytes) -> bool:
+    """Whether the block ``key`` is stored in parts."""
+    return next(iter(backend.scan(key, prefix_end(key), limit=1)), None) is not None
+
+
+def _merge_parts(
+    backend: Backend,
+    blocks: list[bytes],
+    by_bucket: dict[bytes, set[bytes]],
+    fresh: dict[bytes, bytearray],
+    emptied: set[bytes],
+) -> list[Op]:
+    """:func:`_merge` for blocks in parts: only the parts of the docs dropped or added are read
+    and written. A block whose parts all empty goes into ``emptied``."""
+    news: dict[bytes, dict[bytes, bytearray]] = {}
+    want: list[bytes] = []
+    for key in blocks:
+        new = fresh.pop(key, None)
+        news[key] = _by_part(new) if new is not None else {}
+        parts = set(news[key]) | {_part(r) for r in by_bucket.get(key[-1:], ())}
+        want += [key + p for p in sorted(parts)]
+    items: list[Item | None] = []
+    for i in range(0, len(want), BATCH_OPS):
+        items.extend(backend.get_many(want[i : i + BATCH_OPS]))
+    ops: list[Op] = []
+    deleted: dict[bytes, set[bytes]] = {}
+    for pkey, item in zip(want, items, strict=True):
+        key, part = pkey[:-1], pkey[-1:]
+        here = {r for r in by_bucket.get(key[-1:], ()) if _part(r) == part}
+        value: bytes | bytearray = b""
+        if item is not None:
+            value = without(item.value, here) if here else item.value
+        new = news[key].get(part)
+        if new is not None:
+            value = value + new
+        if value:
+            ops.append(Put(pkey, bytes(value), ABSENT if item is None else item.version))
+        elif item is not None:
+            ops.append(Delete(pkey, item.version))
+            deleted.setdefault(key, set()).add(pkey)
+    for key, parts in deleted.items():  # every part of the block gone: the block is empty
+        if all(k in parts for k, _ in backend.scan(key, prefix_end(key))):
+            emptied.add(key)
+            emptied.update(parts)
+    return ops
 
 
 def _in_flight(backend: Backend, ik: IndexKeys) -> dict[bytes, set[bytes]]:
@@ -393,6 +502,7 @@ def _apply(
     backend, ik = kb.backend, IndexKeys(kb.name)
     fresh = _blocks(ik, added)
     ops: list[Op]
+    groups: list[list[Op]] = []
     markers: dict[bytes, set[bytes]] = {}
     if not removed and _index_empty(backend, ik):
         # A first build: every block is new, so nothing is read back and nothing filtered (the
@@ -400,11 +510,17 @@ def _apply(
         # tuple.__new__ skips its Python-level constructor (one per block: ~750k for Lu Xun).
         # Each block leaves ``fresh`` as its op is made, so the postings are held once.
         new_tuple, pop = tuple.__new__, fresh.pop
-        ops = [new_tuple(Put, (key, bytes(pop(key)), ABSENT)) for key in sorted(fresh)]
+        ops = []
+        for key in sorted(fresh):
+            value = pop(key)
+            if len(value) > SPLIT_BYTES:
+                ops.extend(_block_ops(key, value, ABSENT))
+            else:
+                ops.append(new_tuple(Put, (key, bytes(value), ABSENT)))
     else:
         markers = _in_flight(backend, ik)
         flying = set().union(*markers.values())
-        ops = _merge(backend, ik, removed, added, fresh, flying)
+        ops = _merge(backend, ik, removed, added, fresh, flying, groups)
     ops.extend(_variant_ops(ik, _vocabulary(added)))
     ops.extend(extra)
     added_refs = {d.ref for d in added}
@@ -439,7 +555,9 @@ def _apply(
         final.append(Delete(marker))
     # An interrupted write's marker goes once a write has re-added (and so cleaned) all its docs.
     final.extend(Delete(key) for key, refs in markers.items() if refs <= added_refs)
-    _commit(kb, ops)
+    _commit(kb, ops[:BATCH_OPS])  # the marker first
+    _commit_groups(kb, groups)
+    _commit(kb, ops[BATCH_OPS:])
     if len(final) <= BATCH_OPS:
         kb.commit(final)
     else:  # a bulk flush: entries in chunks, the stats key in the last one
@@ -701,7 +819,10 @@ def _merge_blocks(
     # blocks whole already; they are written again with the same postings.
     def put_block() -> None:
         value = parts[0] if len(parts) == 1 else join(parts)
-        if value:
+        if len(value) > SPLIT_BYTES:  # (a killed merge of older code may have put it whole)
+            append(Delete(postings + block))
+            pending.extend(_block_ops(postings + block, value, ANY))
+        elif value:
             append(new_tuple(Put, (postings + block, value, ANY)))
 
     for name, i, value in heapq.merge(*streams):
