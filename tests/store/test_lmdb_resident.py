@@ -75,6 +75,25 @@ def test_reads_past_the_budget_leave_at_most_the_budget_resident(tmp_path: Path)
     bounded.close()
 
 
+def test_one_long_batch_or_multi_get_is_bounded_while_it_runs(tmp_path: Path) -> None:
+    # An index run's entries or a bulk flush is one batch of thousands of ops: checked only
+    # after it, the pages it read stayed mapped until it was done (~150 MB at 24 MB of text).
+    backend = _filled(tmp_path, 2)
+    backend.resident.release()
+    before = backend.resident.released
+    keys = [b"k%06d" % i for i in range(N)]
+    items = backend.get_many(keys)
+    assert [item.value for item in items if item is not None] == [_value(i) for i in range(N)]
+    assert backend.resident.released - before >= 2  # dropped inside the one call
+    before = backend.resident.released
+    backend.batch([Put(k, _value(i + 1)) for i, k in enumerate(keys)])
+    assert backend.resident.released - before >= 2
+    assert [item.value for item in backend.get_many(keys) if item is not None] == [
+        _value(i + 1) for i in range(N)
+    ]
+    backend.close()
+
+
 def test_readers_and_a_writer_see_the_same_bytes_while_the_pages_go(tmp_path: Path) -> None:
     backend = _filled(tmp_path, 0)
     errors: list[str] = []

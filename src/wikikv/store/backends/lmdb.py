@@ -152,15 +152,17 @@ class LMDBBackend(Backend):
     def get_many(self, keys: Sequence[bytes]) -> list[Item | None]:
         def run() -> list[Item | None]:
             out: list[Item | None] = []
+            resident = self.resident  # ticked per key: a long list can touch the whole map
             with self.env.begin() as txn:
                 for key in keys:
                     raw = txn.get(key)
                     out.append(None if raw is None else _item(raw))
+                    resident.countdown -= 1
+                    if resident.countdown <= 0:
+                        resident.check()
             return out
 
-        out = self._retrying(run)
-        self.resident.tick(len(keys))
-        return out
+        return self._retrying(run)
 
     def scan(
         self, start: bytes, end: bytes, limit: int | None = None, reverse: bool = False
@@ -228,15 +230,13 @@ class LMDBBackend(Backend):
 
         def body(txn: Any) -> list[int]:
             existed.append(txn.get(key) is not None)
-            return _apply(txn, [Delete(key, expect)])
+            return _apply(txn, [Delete(key, expect)], self.resident)
 
         self._write(body)
         return existed[0]
 
     def batch(self, ops: Sequence[Op]) -> list[int]:
-        out = self._write(lambda txn: _apply(txn, ops))
-        self.resident.tick(len(ops))
-        return out
+        return self._write(lambda txn: _apply(txn, ops, self.resident))
 
     def _write(self, body: Callable[[Any], T]) -> T:
         if self._readonly:
@@ -317,12 +317,19 @@ def _txn_get(env: Any, key: bytes) -> bytes | None:
         return raw
 
 
-def _apply(txn: Any, ops: Sequence[Op]) -> list[int]:
-    """Apply ops in one write transaction; a failed condition raises and aborts the whole txn."""
+def _apply(txn: Any, ops: Sequence[Op], resident: ResidentMap) -> list[int]:
+    """Apply ops in one write transaction; a failed condition raises and aborts the whole txn.
+    ``resident`` is ticked per op: the transaction reads the leaves it copies through the map,
+    and one large batch (an index run's entries) touched ~150 MB of it between two ticks. The
+    map is never written through (no ``writemap``), so dropping its pages inside a write
+    transaction is as safe as between two."""
     out: list[int] = []
     first_version = _VERSION.pack(1)
     put, append = txn.put, out.append
     for op in ops:
+        resident.countdown -= 1
+        if resident.countdown <= 0:
+            resident.check()
         if op.expect in _FRESH and isinstance(op, Put):
             # Fresh keys (index and audit entries, new pages) are most of a bulk load: try the
             # insert first, which costs one B-tree descent instead of a get and a put.
