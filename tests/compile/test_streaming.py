@@ -15,6 +15,7 @@ from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.search.analysis import IndexKeys
 from wikikv.store.kb import KnowledgeBase
+from wikikv.store.records import DirRecord
 from wikikv.store.store import open_store
 
 
@@ -54,6 +55,32 @@ def test_a_flush_per_batch_builds_the_same_wiki_and_index(
             assert _index(small) == _index(whole)
 
 
+def test_the_directory_listings_are_flushed_in_bounded_parts(
+    tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listings are written after the pages: added to the index all at once, they were one
+    flush of every listing's text (~150 MB at 100 MB of corpus) at the end of phase B."""
+    limit = 4_000
+    flushes: list[int] = []
+    real = pipeline._Indexer.flush
+
+    def counting(self: pipeline._Indexer, last: bool = False) -> None:
+        flushes.append(self.pending_chars)
+        real(self, last)
+
+    monkeypatch.setattr(pipeline._Indexer, "flush", counting)
+    monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", limit)
+    with open_store(f"lmdb://{tmp_path / 's'}?sync=false") as s:
+        kb = s.create_kb("kb")
+        Compiler(kb, options=CompileOptions(batch=5)).build(hotpot_slice)  # articles too
+        nodes = [kb.get(p) for p in kb.walk("/")]
+        texts = [len(r.text) for r in nodes if r is not None]
+        listings = sum(len(r.text) for r in nodes if isinstance(r, DirRecord))
+    assert listings > limit + max(texts) + 1_000  # all in one flush would break the bound
+    # a flush holds what reached the limit plus one page or listing (and its summary)
+    assert max(flushes) < limit + max(texts) + 1_000
+
+
 def test_a_job_killed_before_the_index_flush_resumes_to_a_full_index(
     tmp_path: Path, hotpot_slice: Path
 ) -> None:
@@ -74,21 +101,22 @@ def test_a_job_killed_before_the_index_flush_resumes_to_a_full_index(
             assert _index(kb) == _index(clean)
 
 
+@pytest.mark.parametrize("late", [False, True])
 def test_a_build_killed_while_rendering_resumes_to_the_same_index(
-    tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch, late: bool
 ) -> None:
     """A first build stages its index flushes and merges them at the end: killed in phase B
-    with runs staged (and one cut short), the resumed build merges them into the clean index."""
+    with runs staged (and one cut short), the resumed build merges them into the clean index.
+    ``late``: killed among the directory listings, some of them flushed and recorded."""
     monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 20_000)  # a run every few pages
     with open_store(f"lmdb://{tmp_path / 'clean'}?sync=false") as s1:
         clean = s1.create_kb("kb")
         done = Compiler(clean).build(hotpot_slice)
         with open_store(f"lmdb://{tmp_path / 'crash'}?sync=false") as s2:
             kb = s2.create_kb("kb")
+            at = done.analyzed + (done.written - 4 if late else 60)
             with pytest.raises(SimulatedCrash):  # every article written, then some pages
-                Compiler(kb, options=CompileOptions(fail_after_writes=done.analyzed + 60)).build(
-                    hotpot_slice
-                )
+                Compiler(kb, options=CompileOptions(fail_after_writes=at)).build(hotpot_slice)
             ik = IndexKeys(kb.name)
             assert list(kb.backend.scan(ik.runs, ik.runs + b"\xff"))  # runs were staged
             beside = tmp_path / "crash" / "index-runs"

@@ -772,6 +772,10 @@ class Compiler:
             pages.sigs[path] = want.sigs[path]
             if indexer is not None:
                 indexer.add_dir(path, want.dir_text[path])
+                # the listings are ~a tenth of a wiki's text (150 MB at 100 MB of corpus):
+                # flushed as the pages are, not all in the last flush
+                if indexer.pending_chars >= INDEX_FLUSH_CHARS:
+                    self._save(writer, pages, progress, n, indexer)
         writer.flush()
         for path in sorted(
             (p for p in stale if pages.sigs.get(p, "").startswith("d:")),
