@@ -27,9 +27,10 @@ def _sig(prefix: str, *parts: object) -> str:
     return prefix + hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Listed:
-    """A page as the section and corpus summaries rank it."""
+    """A page as the section and corpus summaries rank it (one per page and section it is
+    ranked in, held through a full render: no ``__dict__``)."""
 
     key: str
     path: str

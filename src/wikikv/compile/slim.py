@@ -14,14 +14,30 @@ from typing import cast
 
 import msgspec
 
-from wikikv.compile.model import DocAnalysis, Model
+from wikikv.compile.model import DocAnalysis, Entity, Model
+from wikikv.llm.base import SentenceSpan
 
 
 def for_render(docs: dict[str, DocAnalysis]) -> dict[str, DocAnalysis]:
     """The analyses without the fields only the derive reads (new records: the originals may
     still be held elsewhere, e.g. by an incremental sync's list of touched documents)."""
     drop = msgspec.structs.replace
-    return {i: drop(d, mentions=[], roles=[], informative=[]) for i, d in docs.items()}
+    return {
+        i: drop(d, mentions=[], roles=[], informative=[], sentences=digest_sentences(d))
+        for i, d in docs.items()
+    }
+
+
+def digest_sentences(d: DocAnalysis) -> list[SentenceSpan]:
+    """``d``'s sentences with only those its digest cites kept in place (the digest indexes
+    them, and its signature is taken from the indexes: they must not move); the others are
+    None, so a reader of a dropped sentence fails instead of quoting a wrong span."""
+    cited = set(d.digest)
+    if cited and min(cited) < 0:
+        return d.sentences
+    spans = d.sentences[: max(cited) + 1] if cited else []
+    # None in a list typed as spans: nothing after the render reads these analyses
+    return cast(list[SentenceSpan], [s if i in cited else None for i, s in enumerate(spans)])
 
 
 def compact(model: Model) -> None:
@@ -29,10 +45,22 @@ def compact(model: Model) -> None:
     them), and equal link reasons become one shared frozenset. Call it only once the model is
     stored and nothing will change it again (a frozenset refuses ``add``)."""
     shared: dict[frozenset[str], frozenset[str]] = {}
+    model.variants = {}
     for ent in model.entities.values():
         ent.surfaces = {}
+        ent.times_named = fact_counts(ent)
         links = ent.links
         for other, reasons in links.items():
             key = frozenset(reasons)
             # the field is typed as the derive builds it (a set it adds to); read-only from here
             links[other] = cast(set[str], shared.setdefault(key, key))
+
+
+def fact_counts(ent: Entity) -> dict[str, int]:
+    """How often each document of ``ent``'s key facts names it: the counts the render reads
+    (:func:`wikikv.compile.pages.definition` walks them in count order and looks only at the
+    key facts of each document). Kept whole when no key fact's document has one, since an
+    empty count makes the render count the key facts instead."""
+    docs = {f.doc for f in ent.facts}
+    kept = {d: n for d, n in ent.times_named.items() if d in docs}
+    return kept if kept or not ent.times_named else ent.times_named
