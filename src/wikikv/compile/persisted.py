@@ -211,7 +211,9 @@ def _doc_terms(d: DocAnalysis) -> set[str]:
 def write_full(
     kb: KnowledgeBase, derived: Derived, docs: dict[str, DocAnalysis], folder: bool
 ) -> None:
-    """Replace the stored model by the one a full derive produced."""
+    """Replace the stored model by the one a full derive produced. Empties ``derived``'s
+    per-document resolutions and candidate counts as they are written (the caller drops it
+    next): what the records after them build then fits in the memory they held."""
     write = _Writes(kb)
     write([Delete(kb.keys.system(META))])
     old = [k for k, _ in kb.backend.scan(_single(kb, ""), _single(kb, "") + b"\xff")]
@@ -227,7 +229,7 @@ def write_full(
     cand_docs: dict[str, list[str]] = {}
     terms: dict[str, list[str]] = {}
     for doc_id in sorted(docs):
-        for key in candidate_uses(derived.resolved[doc_id], derived.titles.display):
+        for key in candidate_uses(derived.resolved.pop(doc_id), derived.titles.display):
             cand_docs.setdefault(key, []).append(doc_id)
         for t in _doc_terms(docs[doc_id]):
             terms.setdefault(t, []).append(doc_id)
@@ -235,7 +237,10 @@ def write_full(
         Put(_key(kb, "c", k), _enc.encode(CandidateRec(c, cand_docs.get(k, []))))
         for k, c in derived.candidates.items()
     )
+    derived.candidates.clear()
+    del cand_docs
     write(Put(_key(kb, "k", t), _enc.encode(ids)) for t, ids in terms.items())
+    del terms
     words: dict[str, list[str]] = {}
     dirs: dict[str, dict[str, Member]] = {}
     for k in sorted(model.entities):
