@@ -433,8 +433,6 @@ def glossed_term(word: str, text: str) -> bool:
     """Whether a note of ``text`` explains ``word`` as a term or a figure of speech (see
     :data:`_TERM_GLOSS`): its sentences then name different things (one capital, then another)
     or nothing at all, and it is no page."""
-    if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
-        return False
     m = _note_on(word, text, _GLOSS_TAIL)
     return m is not None and _TERM_GLOSS.search(m.group(1)) is not None
 
@@ -582,8 +580,6 @@ def noted(word: str, text: str) -> bool:
     """Whether a note of ``text`` explains ``word`` as a person: the note's head word is
     ``word`` (see :data:`_NOTE_HEAD`) and its first clause says who it was (:data:`_PERSON_NOTE`:
     "嫦娥　古代神话中人物"; not "钩拒　…兵器" or "内传　小说体传记的一种")."""
-    if "〔" not in text and not any("⑴" <= ch <= "⒇" for ch in text):
-        return False
     m = _note_on(word, text, _PERSON_NOTE_TAIL)
     return m is not None and _PERSON_NOTE.search(m.group(1).strip(" \t\u3000")) is not None
 
