@@ -79,10 +79,12 @@ T = TypeVar("T")
 
 
 def _code_version() -> str:
-    """A hash of the code the model is a function of: a change to entity detection, analysis
-    or derive makes a stored model stale, and the next sync derives everything again."""
+    """A hash of the code the model is a function of: a change to entity detection, analysis,
+    derive or the records' layout (``title_index`` writes some) makes a stored model stale, and
+    the next sync derives everything again."""
     here = Path(__file__).parent
-    derive_sources = [here / n for n in ("model.py", "persisted.py", "categories.py")]
+    names = ("model.py", "persisted.py", "categories.py", "title_index.py")
+    derive_sources = [here / n for n in names]
     return source_hash([*derive_sources, *analysis_sources()])
 
 
