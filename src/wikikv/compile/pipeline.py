@@ -48,6 +48,7 @@ from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, LazyTexts, desired_nodes
 from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
+from wikikv.compile.shared_strings import shared
 from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
@@ -617,7 +618,10 @@ class Compiler:
         with analysed_chunks(
             chunks, self.provider, self.options.workers, self.options.fast_zh, self._select_pages
         ) as stream:
-            for chunk, analyses in zip(chunks, stream, strict=True):
+            for chunk, received in zip(chunks, stream, strict=True):
+                # held until the derive: one copy of each name and kind (shared_strings)
+                analyses = [shared(a) for a in received]
+                del received
                 for doc, a in zip(chunk, analyses, strict=True):
                     path = article_path(doc.id)
                     meta = article_meta(a, doc.text)
