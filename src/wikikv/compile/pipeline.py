@@ -48,7 +48,7 @@ from wikikv.compile.pages import article_meta
 from wikikv.compile.render import Desired, LazyTexts, desired_nodes
 from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
-from wikikv.compile.shared_strings import shared
+from wikikv.compile.shared_values import shared
 from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
@@ -619,7 +619,7 @@ class Compiler:
             chunks, self.provider, self.options.workers, self.options.fast_zh, self._select_pages
         ) as stream:
             for chunk, received in zip(chunks, stream, strict=True):
-                # held until the derive: one copy of each name and kind (shared_strings)
+                # held until the derive: one copy of each name, kind and offset (shared_values)
                 analyses = [shared(a) for a in received]
                 del received
                 for doc, a in zip(chunk, analyses, strict=True):
