@@ -94,6 +94,23 @@ def test_one_long_batch_or_multi_get_is_bounded_while_it_runs(tmp_path: Path) ->
     backend.close()
 
 
+def test_large_values_count_by_their_size(tmp_path: Path) -> None:
+    # A few multi-megabyte values read in one call (posting blocks at 100 MB of corpus) must
+    # not wait CHECK_EVERY records for the bound: 8 values of 2 MB with a 2 MB budget.
+    backend = LMDBBackend(tmp_path / "db", sync=False, resident_mb=2)
+    big = [b"b%d" % i for i in range(8)]
+    for i, k in enumerate(big):
+        backend.batch([Put(k, bytes([i]) * (2 << 20))])
+    backend.resident.release()
+    before = backend.resident.released
+    assert [len(item.value) for item in backend.get_many(big) if item is not None] == [2 << 20] * 8
+    assert backend.resident.released - before >= 2
+    before = backend.resident.released
+    backend.batch([Put(k, b"x") for k in big])  # each put reads the old value first
+    assert backend.resident.released - before >= 2
+    backend.close()
+
+
 def test_readers_and_a_writer_see_the_same_bytes_while_the_pages_go(tmp_path: Path) -> None:
     backend = _filled(tmp_path, 0)
     errors: list[str] = []

@@ -55,6 +55,9 @@ MAX_MAP_SIZE = 1 << 40
 # MB of the map's pages a process keeps resident before dropping them (0: no bound). A build
 # reads back about the whole store it writes (~115 MB per MB of text).
 RESIDENT_MB = 256
+# A value read counts as one record per 16 KiB towards the resident bound's next check: at 36
+# copies, ops on multi-megabyte posting blocks read ~1 GB of the map between two checks.
+TICK_BYTES_SHIFT = 14
 T = TypeVar("T")
 
 
@@ -156,7 +159,12 @@ class LMDBBackend(Backend):
             with self.env.begin() as txn:
                 for key in keys:
                     raw = txn.get(key)
-                    out.append(None if raw is None else _item(raw))
+                    if raw is None:
+                        out.append(None)
+                    else:
+                        out.append(_item(raw))
+                        # a value of many pages (a posting block) counts as that many records
+                        resident.countdown -= len(raw) >> TICK_BYTES_SHIFT
                     resident.countdown -= 1
                     if resident.countdown <= 0:
                         resident.check()
@@ -342,6 +350,8 @@ def _apply(txn: Any, ops: Sequence[Op], resident: ResidentMap) -> list[int]:
             append(0)
             continue
         raw = txn.get(op.key)
+        if raw is not None:
+            resident.countdown -= len(raw) >> TICK_BYTES_SHIFT  # the old value, read whole
         current = None if raw is None else _VERSION.unpack_from(raw)[0]
         check_expect(op.key, op.expect, current)
         if isinstance(op, Put):
