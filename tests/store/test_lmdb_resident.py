@@ -111,6 +111,19 @@ def test_large_values_count_by_their_size(tmp_path: Path) -> None:
     backend.close()
 
 
+def test_a_long_scan_is_bounded_while_it_runs(tmp_path: Path) -> None:
+    # a view of the wiki scans the whole path index: at 36 copies ~1.4 GB of the map at once
+    backend = _filled(tmp_path, 2)
+    backend.resident.release()
+    before = backend.resident.released
+    values = backend.scan_values(b"k", b"l")
+    assert values == [_value(i) for i in range(N)]
+    assert backend.resident.released - before >= 2
+    assert backend.scan_values(b"k000010", b"k000013") == [_value(i) for i in (10, 11, 12)]
+    assert backend.scan_values(b"x", b"y") == []
+    backend.close()
+
+
 def test_readers_and_a_writer_see_the_same_bytes_while_the_pages_go(tmp_path: Path) -> None:
     backend = _filled(tmp_path, 0)
     errors: list[str] = []
