@@ -105,6 +105,17 @@ def test_chinese_mentions_from_pos_tags_and_book_titles() -> None:
         assert text[m.start : m.end] == m.surface
 
 
+def test_circa_born_died_before_a_year_end_no_sentence() -> None:
+    en = "Edwin (c. 586 – 633) was King of Deira. Ma Lin (b. 1939) is a director. He left."
+    assert [s.text for s in split_sentences(en, "en")] == [
+        "Edwin (c. 586 – 633) was King of Deira.",
+        "Ma Lin (b. 1939) is a director.",
+        "He left.",
+    ]
+    # a word that only ends in one of those letters still ends its sentence
+    assert len(split_sentences("It rained in the land of Od. 1900 was dry.", "en")) == 2
+
+
 def test_sentences_and_digest_keep_exact_offsets() -> None:
     en = "Mr. Smith went to Washington. He met the U.S. president there! Then he left."
     sents = split_sentences(en, "en")
