@@ -40,14 +40,7 @@ def test_a_flush_per_batch_builds_the_same_wiki_and_index(
         Compiler(whole).build(hotpot_slice)
         with open_store(f"lmdb://{tmp_path / 'many'}?sync=false") as s2:
             small = s2.create_kb("kb")
-            flushes: list[int] = []
-            real = pipeline._Indexer.flush
-
-            def counting(self: pipeline._Indexer, last: bool = False) -> None:
-                flushes.append(self.pending_chars)
-                real(self, last)
-
-            monkeypatch.setattr(pipeline._Indexer, "flush", counting)
+            flushes = _count_flushes(monkeypatch)
             monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 1)  # every batch, every page
             Compiler(small, options=CompileOptions(batch=7)).build(hotpot_slice)
             assert len(flushes) > 40
@@ -61,14 +54,7 @@ def test_the_directory_listings_are_flushed_in_bounded_parts(
     """The listings are written after the pages: added to the index all at once, they were one
     flush of every listing's text (~150 MB at 100 MB of corpus) at the end of phase B."""
     limit = 4_000
-    flushes: list[int] = []
-    real = pipeline._Indexer.flush
-
-    def counting(self: pipeline._Indexer, last: bool = False) -> None:
-        flushes.append(self.pending_chars)
-        real(self, last)
-
-    monkeypatch.setattr(pipeline._Indexer, "flush", counting)
+    flushes = _count_flushes(monkeypatch)
     monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", limit)
     with open_store(f"lmdb://{tmp_path / 's'}?sync=false") as s:
         kb = s.create_kb("kb")
@@ -145,3 +131,16 @@ def test_samewiki_digests_tell_equal_builds_from_different_ones(
     diff = samewiki.compare(a, c)
     assert "/sources/articles/d1" in diff["pages"]
     assert diff["index"]
+
+
+def _count_flushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The characters pending at each index flush of the builds that follow."""
+    flushes: list[int] = []
+    real = pipeline._Indexer.flush
+
+    def counting(self: pipeline._Indexer, last: bool = False) -> None:
+        flushes.append(self.pending_chars)
+        real(self, last)
+
+    monkeypatch.setattr(pipeline._Indexer, "flush", counting)
+    return flushes

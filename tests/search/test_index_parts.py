@@ -31,27 +31,27 @@ def _postings(kb: KnowledgeBase) -> tuple[dict[bytes, list[bytes]], int]:
     return {k: sorted(v) for k, v in out.items()}, parts
 
 
-def _edit(kb: KnowledgeBase, staged: bool, split: Callable[[], None]) -> None:
-    """Index the pages, ``split`` (from now on, blocks go in parts), then edit, re-index."""
-    with IndexWriter(kb, staged=staged) as writer:
-        writer.add_all(records(kb))
-    split()
+def _change_pages(kb: KnowledgeBase) -> None:
     kb.put(
         "/works/ah-q", "鲁迅的小说。Ah Q. Lu Xun wrote it.", FileMeta(kind="entity", title="阿Q")
     )
     kb.put("/places/shaoxing", "Shaoxing, a canal town; Lu Xun.", FileMeta(title="Shaoxing"))
     kb.delete("/topics/orchid-society")
+
+
+def _edit(kb: KnowledgeBase, staged: bool, split: Callable[[], None]) -> None:
+    """Index the pages, ``split`` (from now on, blocks go in parts), then edit, re-index."""
+    with IndexWriter(kb, staged=staged) as writer:
+        writer.add_all(records(kb))
+    split()
+    _change_pages(kb)
     with IndexWriter(kb) as writer:
         writer.add_all(records(kb))
         writer.remove("/topics/orchid-society")
 
 
 def _fresh(kb: KnowledgeBase) -> None:
-    kb.put(
-        "/works/ah-q", "鲁迅的小说。Ah Q. Lu Xun wrote it.", FileMeta(kind="entity", title="阿Q")
-    )
-    kb.put("/places/shaoxing", "Shaoxing, a canal town; Lu Xun.", FileMeta(title="Shaoxing"))
-    kb.delete("/topics/orchid-society")
+    _change_pages(kb)
     with IndexWriter(kb) as writer:
         writer.add_all(records(kb))
 
