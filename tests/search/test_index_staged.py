@@ -140,6 +140,23 @@ def _merge_commits(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> int:
     return len(seen)
 
 
+def _crash_after(
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch, commits: int, why: str
+) -> Callable[[list[Op]], object]:
+    """Make ``kb`` raise :class:`SimulatedCrash` on every commit after its first ``commits``;
+    returns the real commit, to put back."""
+    real, calls = kb.commit, []
+
+    def crash(ops: list[Op]) -> object:
+        calls.append(1)
+        if len(calls) > commits:
+            raise SimulatedCrash(why)
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash)
+    return real
+
+
 @pytest.mark.parametrize("at", [0.0, 0.2, 0.5, 0.8, 1.0])
 def test_a_merge_killed_anywhere_is_finished_by_the_next_write(
     make_kb: Callable[[str], KnowledgeBase], monkeypatch: pytest.MonkeyPatch, at: float
@@ -154,15 +171,7 @@ def test_a_merge_killed_anywhere_is_finished_by_the_next_write(
     assert total > 10
     kill_at = min(total - 1, int(at * total))
     _stage(IndexWriter(kb, staged=True), STAGED)
-    real, calls = kb.commit, []
-
-    def crash(ops: list[Op]) -> object:
-        calls.append(1)
-        if len(calls) > kill_at:
-            raise SimulatedCrash(f"merge killed at commit {kill_at} of {total}")
-        return real(ops)
-
-    monkeypatch.setattr(kb, "commit", crash)
+    real = _crash_after(kb, monkeypatch, kill_at, f"merge killed at commit {kill_at} of {total}")
     with pytest.raises(SimulatedCrash):
         ix.merge_staged(kb)
     monkeypatch.setattr(kb, "commit", real)
@@ -366,15 +375,7 @@ def test_a_run_killed_among_its_neighbourhoods_leaves_none_half_written(
     monkeypatch.setattr(count, "commit", counting)
     _stage(IndexWriter(count, staged=True), runs)
     kill_at = int(at * len(seen))
-    real, calls = kb.commit, []
-
-    def crash(ops: list[Op]) -> object:
-        calls.append(1)
-        if len(calls) > kill_at:
-            raise SimulatedCrash(f"run killed at commit {kill_at} of {len(seen)}")
-        return real(ops)
-
-    monkeypatch.setattr(kb, "commit", crash)
+    real = _crash_after(kb, monkeypatch, kill_at, f"run killed at commit {kill_at} of {len(seen)}")
     with pytest.raises(SimulatedCrash):
         _stage(IndexWriter(kb, staged=True), runs)
     monkeypatch.setattr(kb, "commit", real)
