@@ -139,6 +139,9 @@ def test_definitions_past_an_and_after_the_and_with_a_long_lifespan() -> None:
     assert classify_title("CFE Arena", arena, "en") == "place"
     actress = "Yvonne Owen (1923–1990) was a British stage and film actress."
     assert classify_title("Yvonne Owen", actress, "en") == "person"  # not a film
+    # past the "and" only the phrase's last word counts: an official venue is no official
+    venue = "Globe Hall is a sports and official venue located in Leeds."
+    assert classify_title("Globe Hall", venue, "en") != "person"
     # ... but not past a preposition: a member of a House is no house
     member = "Prince Victor of Thurn and Taxis was a member of the Princely House of Thurn."
     assert classify_title("Prince Victor of Thurn and Taxis", member, "en") != "place"

@@ -126,5 +126,5 @@ def test_a_summary_keeps_the_gloss_of_a_note_that_holds_the_name() -> None:
     same = "〔7〕王羲之（321—379）\u3000字逸少；琅邪临沂人，东晋文学家、书法家。"
     text = f"{same}\n"
     assert summary_sentences(text, 0, len(same), ["王羲之"]) == same
-    quote = "〔2〕《太平御览》卷四二五引谢承《后汉书》：“范丹姊病，往看之，姊设食；丹不得已受之。”"
+    quote = "〔2〕《太平御览》卷四二五引谢承《后汉书》：“范丹姊病，姊设食；《列女传》亦载之。”"
     assert summary_sentences(quote, 0, len(quote), ["太平御览"]) == quote
