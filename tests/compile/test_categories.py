@@ -52,6 +52,18 @@ from wikikv.compile.categories import (
         ("Marsha Rowe( born 1944) is an Australian- born journalist and writer.", "journalist"),
         ("Léonide Moguy( 1899 – 1976) was a Russian born French film director.", "director"),
         ("The Night of Nights is a 1939 black- and- white drama film.", "film"),
+        # A list of modifiers before the head is no list of heads ...
+        ("Yvonne Owen( 1923–1990) was a British stage and film actress.", "actress"),
+        ("Maya Kazan is an American stage, TV and film actress and director.", "actress"),
+        ("Jack Smight was an American theatre and film director.", "director"),
+        ("Yaadein is a 1964 black and white Hindi film directed by Sunil Dutt.", "film"),
+        # ... but a person's noun, a category noun of its own, an apposition or a place is
+        ("Greg Craig is an American lawyer and former White House Counsel.", "lawyer"),
+        ("Henry Sturt was a British peer and Conservative Party politician.", "peer"),
+        ("Hildebrand Alington was an Irish peer, the son of William Alington.", "peer"),
+        ("Anna Smith is an American singer and record producer.", "singer"),
+        ("Usi County is a kun, or county, in westernmost Chagang Province.", "kun"),
+        ("Sonia Grey is the stage name of Sonia Colone, an Italian actress.", ""),
     ],
 )
 def test_lead_category(sentence: str, category: str) -> None:

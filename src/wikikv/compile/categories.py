@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from wikikv.compile.broad_kinds import BROAD, BROAD_LABELS, RELATION, broad_kind
+from wikikv.text.kinds import kind_of_noun
 
 # "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
 _COPULA = re.compile(
@@ -184,8 +185,47 @@ def lead_head(sentence: str, title: str = "") -> str:
     if m is None or m.start() > 160:
         return ""
     rest = _ASIDE.sub("", text[m.end() :])  # "football (soccer) player" is a player
+    if _ANOTHER_NAME.match(rest):
+        return ""  # "is the stage name of Shelley Graham": who that is, said elsewhere
     end = _NP_END.search(rest)
-    phrase = rest[: end.start()] if end else rest[:80]
+    head = _head_of(rest[: end.start()] if end else rest[:80])
+    later = _coordinated_head(rest, end.start()) if end else ""
+    if later and kind_of_noun(later) not in (None, kind_of_noun(head)):
+        # "a stage and film actress", "a film and television director": the first word was a
+        # modifier; a person's noun ("a lawyer and White House Counsel") or a category noun
+        # of no kind of its own ("a peer and Conservative Party politician") is a head and stays
+        if kind_of_noun(head) not in (None, "person") or not broad_kind(head):
+            return later
+    return head
+
+
+_ANOTHER_NAME = re.compile(r"(?:stage|pen|ring|birth|real|courtesy|professional) name\b", re.I)
+# What opens an apposition or a place, not the next part of a list.
+_NOT_A_LIST = frozenset("the a an in of at on from by for with to former".split())
+# Between two parts of a coordinated noun phrase: ", ", " and ", ", and ", " or ".
+_COORD = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def _coordinated_head(rest: str, at: int) -> str:
+    """When the noun phrase that ends at ``rest[at]`` is one word of a list that goes on to a
+    longer phrase ("stage, film and television character actress"), that phrase's head: the
+    first words were its modifiers, not heads of their own ("" when no such phrase follows)."""
+    while (sep := _COORD.match(rest, at)) is not None:
+        end = _NP_END.search(rest, sep.end())
+        stop = end.start() if end else min(len(rest), sep.end() + 80)
+        words = _WORD.findall(rest[sep.end() : stop])
+        if words and words[0].lower() in _NOT_A_LIST:
+            return ""  # "an Irish peer, the son of …", "a kun, or county, in …": no list
+        if len(words) >= 2:
+            return _head_of(rest[sep.end() : stop])
+        if len(words) != 1 or end is None:
+            return ""
+        at = stop
+    return ""
+
+
+def _head_of(phrase: str) -> str:
+    """The head noun of a definition's noun phrase as written, or ""."""
     words = _WORD.findall(phrase)
     # Drop trailing words that are not heads ("a former member" has no head here); a title
     # is a head though capitalized ("the last Queen of Bavaria").

@@ -228,7 +228,8 @@ for _kind, _words in (
         street road settlement capital peninsula desert forest island islands mountains
         range volcano glacier bay harbour harbor port canal cathedral temple mosque palace
         museum library arena hall tower house mansion monument prison hospital peak summit
-        creek stream brook tributary reservoir skyscraper hotel casino plantation""",
+        creek stream brook tributary reservoir skyscraper hotel casino plantation theatre
+        theater""",
     ),
     (
         "event",
