@@ -121,6 +121,11 @@ def test_a_long_scan_is_bounded_while_it_runs(tmp_path: Path) -> None:
     assert backend.resident.released - before >= 2
     assert backend.scan_values(b"k000010", b"k000013") == [_value(i) for i in (10, 11, 12)]
     assert backend.scan_values(b"x", b"y") == []
+    before = backend.resident.released
+    items = list(backend.scan(b"k", b"l"))  # the item scan the same way
+    assert [item.value for _, item in items] == values
+    assert backend.resident.released - before >= 2
+    assert [k for k, _ in backend.scan(b"k", b"l", limit=3)] == [k for k, _ in items[:3]]
     backend.close()
 
 

@@ -25,7 +25,6 @@ import shutil
 import struct
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,7 +58,7 @@ RESIDENT_MB = 256
 # A value read counts as one record per 16 KiB towards the resident bound's next check: at 36
 # copies, ops on multi-megabyte posting blocks read ~1 GB of the map between two checks.
 TICK_BYTES_SHIFT = 14
-SCAN_PART = 256  # keys a scan_values reads between two ticks of the bound
+SCAN_TICK_MASK = 255  # a scan ticks the bound every 256 keys (a test per key, no write)
 T = TypeVar("T")
 
 
@@ -199,16 +198,19 @@ class LMDBBackend(Backend):
                     # as key()/value()/next() calls).
                     unpack, new = _VERSION.unpack_from, tuple.__new__
                     cap = -1 if limit is None else limit
+                    resident = self.resident  # ticked every 256 keys, as scan_values
                     for k, raw in cur.iternext():
                         if k >= end:
                             break
                         out.append((k, new(Item, (unpack(raw)[0], raw[8:]))))
+                        if not len(out) & SCAN_TICK_MASK:
+                            resident.tick(SCAN_TICK_MASK + 1)
                         if len(out) == cap:
                             break
             return out
 
         out = self._retrying(run)
-        self.resident.tick(len(out) + 1)
+        self.resident.tick(1)
         yield from out
 
     def scan_values(self, start: bytes, end: bytes) -> list[bytes]:
@@ -222,18 +224,14 @@ class LMDBBackend(Backend):
             with self.env.begin() as txn:
                 cur = txn.cursor()
                 if cur.set_range(start):
-                    items = cur.iternext()
-                    # in parts, the bound checked between them: a scan of the whole path index
-                    # read ~1.4 GB of the map at 36 copies before its one check at the end
-                    while True:
-                        before = len(out)
-                        for k, raw in islice(items, SCAN_PART):  # reads no key past ``end``
-                            if k >= end:
-                                return out
-                            out.append(raw[8:])
-                        if len(out) - before < SCAN_PART:
-                            return out  # the store ended
-                        resident.tick(SCAN_PART)
+                    # ticked every 256 keys: a scan of the whole path index read ~1.4 GB of the
+                    # map at 36 copies before its one check at the end
+                    for k, raw in cur.iternext():
+                        if k >= end:
+                            break
+                        out.append(raw[8:])
+                        if not len(out) & SCAN_TICK_MASK:
+                            resident.tick(SCAN_TICK_MASK + 1)
             return out
 
         out = self._retrying(run)
