@@ -25,7 +25,7 @@ PACKAGE = Path(wikikv.__file__).parent
 
 LAYERS: list[set[str]] = [
     {"errors"},
-    {"config", "sample"},
+    {"config", "sample", "forked"},
     {"text"},  # text analysis: digest, entities in every language, kinds
     {"llm"},  # providers, prompts, call cache (behind a storage protocol), accounting
     {"store"},  # paths, records, keys, backends, the kb tree protocol

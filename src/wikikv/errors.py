@@ -31,6 +31,7 @@ Hierarchy::
     ├── ConfigError                         a store URL or setting is invalid
     ├── CorpusError                         a corpus file or folder cannot be ingested
     ├── AnalysisWorkerFailed                a forked analysis worker died before answering
+    ├── IndexWorkerFailed                   the forked index worker died before answering
     ├── VaultError                          a vault / JSON-lines export or import failed
     │   ├── ImportRefused                   an import source broke a rule (names the file)
     │   ├── SigningKeyError                 no usable HMAC key for a signed export
@@ -213,6 +214,11 @@ class CorpusError(WikiKVError):
 
 class AnalysisWorkerFailed(WikiKVError):
     """A worker process analysing a build's documents ended without handing its batch back
+    (killed, out of memory); the build stops as if killed and resumes on the next run."""
+
+
+class IndexWorkerFailed(WikiKVError):
+    """The worker process analysing a build's index runs ended without handing its run back
     (killed, out of memory); the build stops as if killed and resumes on the next run."""
 
 

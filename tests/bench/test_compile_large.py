@@ -4,6 +4,7 @@ every measure of every size."""
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
 from pathlib import Path
 
 from wikikv.bench.bigcorpus import (
@@ -13,7 +14,7 @@ from wikikv.bench.bigcorpus import (
     renamed,
     write_corpus,
 )
-from wikikv.bench.compile_large import fit, run_adds, run_large
+from wikikv.bench.compile_large import _children_private_kb, fit, run_adds, run_large
 
 RECORDS = [
     {"id": "a", "title": "Lothair II", "text": "Lothair II was a king. He married Teutberga."},
@@ -115,3 +116,27 @@ def test_fit_draws_a_line_through_the_sizes() -> None:
     assert f["peak_anon_mb"]["per_mb"] == 20.0
     assert f["cpu_per_mb_spread"] == round(5.0 / 2.75, 2)
     assert f["mb_per_cpu_s_at_target"] == round(100 / 203, 3)
+
+
+def test_the_workers_private_memory_is_counted(tmp_path: Path) -> None:
+    """A forked child's own allocations count; what it shares with this process does not."""
+    ready, done = mp.get_context("fork").Event(), mp.get_context("fork").Event()
+    shared = bytearray(b"\x02" * (64 << 20))  # resident here, shared with the child (never written)
+
+    def hold() -> None:
+        own = bytearray(b"\x01" * (48 << 20))  # written: the child's private pages
+        ready.set()
+        done.wait(30)
+        del own
+
+    before = _children_private_kb()
+    child = mp.get_context("fork").Process(target=hold)
+    child.start()
+    try:
+        assert ready.wait(30)
+        grown = _children_private_kb() - before
+        assert 48 << 10 <= grown < (48 << 10) + len(shared) // 1024 // 2
+    finally:
+        done.set()
+        child.join()
+    del shared

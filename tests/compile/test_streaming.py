@@ -5,6 +5,7 @@ analysed only once its article is searchable)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,9 +139,11 @@ def _count_flushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     flushes: list[int] = []
     real = pipeline._Indexer.flush
 
-    def counting(self: pipeline._Indexer, last: bool = False) -> None:
+    def counting(
+        self: pipeline._Indexer, last: bool = False, then: Callable[[], None] | None = None
+    ) -> None:
         flushes.append(self.pending_chars)
-        real(self, last)
+        real(self, last, then)
 
     monkeypatch.setattr(pipeline._Indexer, "flush", counting)
     return flushes

@@ -32,16 +32,22 @@ ADDS = 5  # incremental adds timed after each build (the median is reported)
 
 class _AnonPeak:
     """Samples this process's anonymous resident memory (what the heap holds, without the
-    store's file-backed pages) every few milliseconds and keeps the peak."""
+    store's file-backed pages) every few milliseconds and keeps the peak; and, less often, the
+    memory its worker processes hold privately (forked, they share the rest with it)."""
 
     def __init__(self) -> None:
         self.peak_kb = 0
+        self.workers_peak_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
+        tick = 0
         while not self._stop.is_set():
             self.peak_kb = max(self.peak_kb, _status_kb("RssAnon"))
+            if tick % WORKER_SAMPLE_TICKS == 0:
+                self.workers_peak_kb = max(self.workers_peak_kb, _children_private_kb())
+            tick += 1
             self._stop.wait(0.02)
 
     def __enter__(self) -> _AnonPeak:
@@ -51,6 +57,31 @@ class _AnonPeak:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+WORKER_SAMPLE_TICKS = 25  # every ~0.5 s: reading a forked child's page tables costs ms
+
+
+def _children_private_kb() -> int:
+    """The private memory (Private_Clean + Private_Dirty of smaps_rollup) of this process's
+    children, summed: what the workers add to what they share with this process."""
+    me = str(os.getpid())
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as fh:
+                ppid = fh.read().rsplit(")", 1)[1].split()[1]
+            if ppid != me:
+                continue
+            with open(f"/proc/{entry.name}/smaps_rollup", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                        total += int(line.split()[1])
+        except (OSError, IndexError, ValueError):  # gone meanwhile, or no smaps_rollup
+            continue
+    return total
 
 
 def _status_kb(field: str) -> int:
@@ -112,6 +143,8 @@ def build_one(
         "peak_rss_mb": round(build_peak, 0),
         "peak_anon_mb": round(build_anon, 0),
         "peak_anon_with_add_mb": round(anon.peak_kb / 1024, 0),
+        # the analysis and index workers' private memory at its peak (sampled every ~0.5 s)
+        "peak_workers_private_mb": round(anon.workers_peak_kb / 1024, 0),
         "store_mb": round(_dir_size(workdir) / 2**20, 0),
         # the median of the adds, each a new document added on its own
         "incremental_add_s": _median([a["wall_s"] for a in adds]),
@@ -197,7 +230,8 @@ def run_large(
                     f"  {row['documents']} docs in {row['elapsed_s']} s ({row['mb_per_s']} MB/s), "
                     f"cpu {row['cpu_s']} s ({row['mb_per_cpu_s']} MB per cpu-s, "
                     f"{row['cpu_s_per_mb']} cpu-s/MB), load {row['load_avg'][0]}, "
-                    f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}), "
+                    f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}, "
+                    f"workers' own {row['peak_workers_private_mb']:.0f}), "
                     f"add (median of {len(row['incremental_adds'])}) {row['incremental_add_s']} s"
                     f" (cpu {row['incremental_add_cpu_s']} s"
                     f"{', derived everything: ' + row['incremental_add_fallback'] if row['incremental_add_fallback'] else ''})"

@@ -16,16 +16,12 @@ pool, :func:`wikikv.compile.analyze.tag_chinese`), a small job, one CPU, or no `
 
 from __future__ import annotations
 
-import ctypes
-import gc
 import itertools
 import multiprocessing as mp
 import os
 import pickle
 import queue
 import resource
-import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +35,7 @@ from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
 from wikikv.errors import AnalysisWorkerFailed
+from wikikv.forked import become_worker, can_fork, cpus, frozen_heap
 from wikikv.llm.base import CompileProvider
 from wikikv.llm.extractive import ExtractiveProvider
 
@@ -63,7 +60,7 @@ def worker_count(
     """How many worker processes to analyse ``chunks`` with (0: in this process)."""
     if type(provider) is not ExtractiveProvider or workers < 2 or len(chunks) < 2:
         return 0
-    if _cpus() < 2 or "fork" not in mp.get_all_start_methods():
+    if _cpus() < 2 or not can_fork():
         return 0
     docs = [d for c in chunks for d in c]
     if any(d.lang == "zh" for d in docs) or sum(len(d.text) for d in docs) < PARALLEL_MIN_CHARS:
@@ -72,7 +69,7 @@ def worker_count(
 
 
 def _cpus() -> int:
-    return os.cpu_count() or 1
+    return cpus()
 
 
 def cpu_with_children() -> float:
@@ -131,20 +128,21 @@ class AnalysisStream:
         ctx = mp.get_context("fork")
         pipes = [(ctx.Pipe(duplex=False), ctx.Pipe(duplex=False)) for _ in range(self.forked)]
         _job = (self.chunks, self.provider, self.fast_zh)
-        gc.freeze()  # the children's collector leaves the shared heap alone: no copied pages
         try:
-            for (task_r, task_w), (res_r, res_w) in pipes:
-                others = [c for p in pipes for pair in p for c in pair if c not in (task_r, res_w)]
-                args = (task_r, res_w, others, os.getpid())
-                proc = ctx.Process(target=_serve, args=args, daemon=True)
-                proc.start()
-                task_r.close()
-                res_w.close()
-                self._procs.append(proc)
-                self._tasks.append(task_w)
-                self._results.append(res_r)
+            with frozen_heap():
+                for (task_r, task_w), (res_r, res_w) in pipes:
+                    others = [
+                        c for p in pipes for pair in p for c in pair if c not in (task_r, res_w)
+                    ]
+                    args = (task_r, res_w, others, os.getpid())
+                    proc = ctx.Process(target=_serve, args=args, daemon=True)
+                    proc.start()
+                    task_r.close()
+                    res_w.close()
+                    self._procs.append(proc)
+                    self._tasks.append(task_w)
+                    self._results.append(res_r)
         finally:
-            gc.unfreeze()
             _job = None
         # A worker blocks once its pipe is full: a thread keeps reading them, in batch order,
         # while this process is busy (an index flush), so the workers go on analysing.
@@ -211,10 +209,7 @@ def _serve(
     tasks: Connection, results: Connection, inherited: list[Connection], parent: int
 ) -> None:
     """A worker: analyse the batches whose numbers arrive on ``tasks`` until its end."""
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself, and they
-    # must not print a traceback each. A parent killed outright takes them with it (Linux).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent(parent)
+    become_worker(parent)
     for conn in inherited:  # the other workers' ends: their pipes must end with the parent
         conn.close()
     assert _job is not None
@@ -232,19 +227,3 @@ def _serve(
             results.send_bytes(out)
         except OSError:  # the parent is gone (broken pipe): nobody wants the rest
             return
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this process when its parent dies (no-op elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # pragma: no cover - no prctl: orphans end at EOF
-        return
-    if os.getppid() != parent:  # pragma: no cover - the parent died before the request
-        os._exit(0)

@@ -18,6 +18,7 @@ writes hold the kb's bulk-job lease and go through the kb API (parent-after-chil
 
 from __future__ import annotations
 
+import functools
 import gc
 import time
 from collections import Counter
@@ -69,6 +70,11 @@ SAVE_EVERY = 4000
 # the posting blocks it touches (appending to them: see wikikv.search.index), so fewer, larger
 # flushes are cheaper — 16 MiB keeps the 2Wiki 6k build to one or two per phase.
 INDEX_FLUSH_CHARS = 16 << 20
+# A background writer's flushes (see _Indexer.due): smaller, so the worker's last run, which
+# nothing overlaps, is short.
+BACKGROUND_FLUSH_CHARS = 4 << 20
+# Pages past which phase B writes its index runs in a worker: about what one flush holds.
+BACKGROUND_MIN_PAGES = 10_000
 
 
 @contextmanager
@@ -606,12 +612,30 @@ class Compiler:
     ) -> dict[str, DocAnalysis]:
         out: dict[str, DocAnalysis] = {}
         progress.docs_total = len(todo)
-        done = 0
         step = max(1, self.options.batch)
         self.progress("analyse", 0, len(todo))
         # Articles are searchable too: nav answers "which texts mention X" from their full text
         # (digests alone hold a few sentences per document).
-        indexer = self._indexer()
+        # made before the analysis workers start their reader thread: it may fork a worker
+        indexer = self._indexer(background=sum(len(d.text) for d in todo) > BACKGROUND_FLUSH_CHARS)
+        try:
+            self._analyse_and_write(todo, step, writer, pages, progress, indexer, out)
+        finally:
+            if indexer is not None:
+                indexer.close()
+        return out
+
+    def _analyse_and_write(
+        self,
+        todo: list[Document],
+        step: int,
+        writer: _Writer,
+        pages: state.PageMap,
+        progress: state.Progress,
+        indexer: _Indexer | None,
+        out: dict[str, DocAnalysis],
+    ) -> None:
+        done = 0
         unsaved: list[DocAnalysis] = []  # analysed, written, not yet recorded as done
         chunks = [todo[i : i + step] for i in range(0, len(todo), step)]
         # analysed ahead in forked workers when it pays, handed back in order (analyze_workers)
@@ -636,19 +660,23 @@ class Compiler:
                 last = done == len(todo)
                 # A document is recorded as done only once its article is searchable: a job
                 # killed before the index flush analyses the unrecorded ones again on resume.
-                if indexer is None or last or indexer.pending_chars >= INDEX_FLUSH_CHARS:
-                    if indexer is not None:
-                        indexer.flush()
+                if indexer is None or last or indexer.due():
                     progress.docs_done = done
                     progress.updated_at = now()
-                    state.write(
+                    record = functools.partial(
+                        state.write,
                         self.kb,
                         state.doc_ops(self.kb, unsaved)
                         + [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)],
                     )
                     unsaved = []
+                    if indexer is None:
+                        record()
+                    else:
+                        indexer.flush(then=record)
+                        if last:
+                            indexer.drain()
                 self.progress("analyse", done, len(todo))
-        return out
 
     def _select_pages(self, chunk: Sequence[Document]) -> None:
         use_existing = getattr(self.provider, "use_existing", None)
@@ -713,15 +741,39 @@ class Compiler:
         """Render and write what changed; returns the index writer, whose staged runs the
         caller merges (:meth:`_Indexer.flush` with ``last``) once it has let go of the model."""
         progress.phase = "render"
-        texts = want.texts
         report.summaries = add_summaries(want, schema, self.provider).to_dict()
         todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]
         # a partial (local) render lists what goes; a full one goes by what it no longer makes
         stale = want.stale if want.partial else [p for p in pages.sigs if p not in want.sigs]
         todo_files = [p for p in todo if p not in want.dirs]
         todo_dirs = sorted((p for p in todo if p in want.dirs), key=lambda p: -p.count("/"))
-        indexer = self._indexer()
-        self.progress("render", 0, len(todo) + len(stale))
+        # many pages: a worker analyses each index run while the next batch renders
+        indexer = self._indexer(background=len(todo_files) >= BACKGROUND_MIN_PAGES)
+        try:
+            self._render_all(
+                want, writer, pages, progress, report, indexer, todo_files, todo_dirs, stale
+            )
+        except BaseException:
+            if indexer is not None:
+                indexer.close()
+            raise
+        return indexer
+
+    def _render_all(
+        self,
+        want: Desired,
+        writer: _Writer,
+        pages: state.PageMap,
+        progress: state.Progress,
+        report: CompileReport,
+        indexer: _Indexer | None,
+        todo_files: list[str],
+        todo_dirs: list[str],
+        stale: list[str],
+    ) -> None:
+        texts = want.texts
+        total = len(todo_files) + len(todo_dirs) + len(stale)
+        self.progress("render", 0, total)
         need = {f.doc for p in todo_files for f in want.facts_of(p)} | {
             want.doc_of[p] for p in todo_files if p in want.doc_of
         }
@@ -748,13 +800,9 @@ class Compiler:
             n += 1
             if indexer is not None:
                 indexer.add_path(path, text, meta)
-            if (
-                n % SAVE_EVERY == 0
-                if indexer is None
-                else indexer.pending_chars >= INDEX_FLUSH_CHARS
-            ):
+            if n % SAVE_EVERY == 0 if indexer is None else indexer.due():
                 self._save(writer, pages, progress, n, indexer)
-                self.progress("render", n, len(todo) + len(stale))
+                self.progress("render", n, total)
         writer.flush()
         for path in stale:  # pages nothing produces any more
             if pages.sigs[path].startswith("d:"):
@@ -778,7 +826,7 @@ class Compiler:
                 indexer.add_dir(path, want.dir_text[path])
                 # the listings are ~a tenth of a wiki's text (150 MB at 100 MB of corpus):
                 # flushed as the pages are, not all in the last flush
-                if indexer.pending_chars >= INDEX_FLUSH_CHARS:
+                if indexer.due():
                     self._save(writer, pages, progress, n, indexer)
         writer.flush()
         for path in sorted(
@@ -789,16 +837,17 @@ class Compiler:
             pages.sigs.pop(path, None)
         report.written = n + len(todo_dirs)
         self._save(writer, pages, progress, n, indexer)
-        self.progress("render", len(todo) + len(stale), len(todo) + len(stale))
-        return indexer
+        self.progress("render", total, total)
 
-    def _indexer(self) -> _Indexer | None:
+    def _indexer(self, background: bool = False) -> _Indexer | None:
         """The search index writer of a phase. It stages its flushes (merged at the end of
         phase B: see wikikv.search.index.merge_staged) when the index has nothing yet, unless
-        the provider searches the kb while it analyses (LLM mode: SelectPages)."""
+        the provider searches the kb while it analyses (LLM mode: SelectPages); ``background``
+        (a phase of several flushes): a forked worker analyses the staged runs meanwhile."""
         if not self.options.index:
             return None
-        indexer = _indexer(self.kb, staged=getattr(self.provider, "use_existing", None) is None)
+        staged = getattr(self.provider, "use_existing", None) is None
+        indexer = _indexer(self.kb, staged, background and staged and self.options.workers > 1)
         if indexer is not None:
             indexer.moved_from = self.options.moved_from
         return indexer
@@ -819,13 +868,17 @@ class Compiler:
         indexer: _Indexer | None,
     ) -> None:
         writer.flush()
-        if indexer is not None:
-            indexer.flush()
         progress.pages_written = n
         progress.updated_at = now()
-        state.write(
-            self.kb, [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)]
+        record = functools.partial(
+            state.write,
+            self.kb,
+            [*state.pages_ops(self.kb, pages), state.progress_op(self.kb, progress)],
         )
+        if indexer is None:
+            record()
+        else:  # recorded once the pages are searchable (with a background index, later)
+            indexer.flush(then=record)
 
     def _erase_cache(self, ids: set[str]) -> None:
         try:
@@ -926,18 +979,35 @@ class _Indexer:
     def remove(self, path: str) -> None:
         self.writer.remove(path)
 
-    def flush(self, last: bool = False) -> None:
-        """Write what waits; ``last`` (the end of a build): also merge what was staged."""
+    def due(self) -> bool:
+        """Whether enough waits for a flush: a background writer flushes more often, since
+        its flushes cost this process little and the run after the last one overlaps nothing."""
+        limit = BACKGROUND_FLUSH_CHARS if self.writer.background else INDEX_FLUSH_CHARS
+        return self.pending_chars >= limit
+
+    def flush(self, last: bool = False, then: Callable[[], None] | None = None) -> None:
+        """Write what waits, then call ``then`` (what records the batch as done); with a
+        background writer both may happen at the next flush, the run analysed meanwhile.
+        ``last`` (the end of a build): also merge what was staged."""
         if last:
             self.writer.finish()
+            if then is not None:
+                then()
         else:
-            self.writer.flush()
+            self.writer.flush(then)
         self.pending_chars = 0
 
+    def drain(self) -> None:
+        """Write the run in flight (see :meth:`flush`)."""
+        self.writer.drain()
 
-def _indexer(kb: KnowledgeBase, staged: bool = False) -> _Indexer | None:
+    def close(self) -> None:
+        self.writer.close()
+
+
+def _indexer(kb: KnowledgeBase, staged: bool = False, background: bool = False) -> _Indexer | None:
     try:
         from wikikv.search.index import IndexWriter
     except ImportError:
         return None
-    return _Indexer(kb, IndexWriter(kb, staged=staged))
+    return _Indexer(kb, IndexWriter(kb, staged=staged, background=background))

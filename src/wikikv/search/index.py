@@ -67,10 +67,9 @@ import os
 import threading
 import time
 import unicodedata
-from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator, MutableMapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
-from operator import iadd, itemgetter
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -78,6 +77,7 @@ import msgspec
 from cachetools import LRUCache
 
 from wikikv.errors import ConflictError
+from wikikv.forked import can_fork
 from wikikv.search import spill
 from wikikv.search.analysis import (
     _BUCKET_BYTE,
@@ -88,7 +88,6 @@ from wikikv.search.analysis import (
     NFIELDS,
     POSTING,
     RUN_SEQ_BYTES,
-    TF_LENS,
     DocEntry,
     Fields,
     IndexKeys,
@@ -102,15 +101,14 @@ from wikikv.search.analysis import (
     _stats_dec,
     _words_dec,
     analyze_fields,
-    body_postings,
     bucket_of,
     doc_ref,
     fields_of,
     new_generation,
     packed,
-    split_fields,
     without,
 )
+from wikikv.search.staging import StagedRun, Stager, analyse_run, named_blocks, run_of
 from wikikv.search.tokenize import (
     cjk_runs,
     deletes,
@@ -227,6 +225,7 @@ class _Memo:
         self.ik = IndexKeys(kb.name)
         runs = _memo_runs(pages)
         self.missing: list[str] = []
+        self.known: dict[str, list[str]] = {}  # what was found (a stager is given them)
         if not runs:
             return
         keys = [self.ik.segmentation(r) for r in runs]
@@ -236,7 +235,8 @@ class _Memo:
                 if item is None:
                     self.missing.append(run)
                 else:
-                    remember_segmentation(run, _words_dec.decode(item.value))
+                    words = self.known[run] = _words_dec.decode(item.value)
+                    remember_segmentation(run, words)
 
     def ops(self) -> list[Op]:
         """Puts of the runs that were not stored (call after the pages were analysed)."""
@@ -592,7 +592,7 @@ VOCAB_DONE_MAX = 1 << 20  # words an IndexWriter remembers as written (about 60 
 
 
 class _RunRecord(msgspec.Struct, array_like=True):
-    """A run's completion record: its stats (:func:`_run_stats`), and the size and digest of
+    """A run's completion record: its stats (:func:`~wikikv.search.staging.run_stats`), and the size and digest of
     its run file (:mod:`wikikv.search.spill`). A record of a build before run files holds the
     stats alone (its blocks were staged in the store, under ``I r``)."""
 
@@ -606,12 +606,6 @@ def _run_record(value: bytes) -> _RunRecord:
     if raw and isinstance(raw[0], list):
         return msgspec.convert(raw, _RunRecord)
     return _RunRecord(list(raw))  # staged in the store: its file is never intact
-
-
-def _run_stats(stats: IndexStats) -> list[int]:
-    """A run's stats: n, the field totals, then the directories' (a run written before
-    directories were counted apart ends after the totals)."""
-    return [stats.n, *stats.total, stats.dirs, *stats.dir_total]
 
 
 def _stats_of_run(value: list[int]) -> IndexStats:
@@ -630,75 +624,38 @@ def _next_seq() -> bytes:
     return _last_seq.to_bytes(RUN_SEQ_BYTES, "big")
 
 
-Groups = list[defaultdict[str, bytearray]]
-
-
-def _run_of(pages: Iterable[Fields]) -> tuple[Groups, list[tuple[bytes, DocEntry]], set[str]]:
-    """``pages`` analysed into one run: per bucket, each block's postings, the doc entries and
-    the name words. A body-only term's posting is one of a few per page (:func:`body_postings`),
-    shared, and appended to its block by ``map`` in C: this loop runs once per posting (1.5M
-    for one copy of 2Wiki 6k)."""
-    groups: Groups = [defaultdict(bytearray) for _ in range(BUCKETS)]
-    entries: list[tuple[bytes, DocEntry]] = []
-    words: set[str] = set()
-    pack_rest = TF_LENS.pack
-    for fields in pages:
-        a = split_fields(fields)
-        group, ref, lens = groups[bucket_of(a.ref)], a.ref, a.entry.lens
-        for term, tf in a.tfs.items():  # the posting layout of packed(): ref, then tf and lens
-            group[term] += ref + pack_rest(*tf, *lens)
-        body = a.body
-        if body:
-            shared = body_postings(a)
-            blocks = map(group.__getitem__, body)
-            deque(map(iadd, blocks, map(shared.__getitem__, body.values())), 0)
-        entries.append((ref, a.entry))
-        words.update(a.vocab)
-    return groups, entries, words
-
-
-def _named_blocks(groups: Groups) -> list[tuple[bytes, bytearray]]:
-    """A run's blocks in key order, named by their posting key after the ``p`` prefix (term,
-    NUL, bucket byte); ``groups`` is emptied."""
-    named: list[tuple[bytes, bytearray]] = []
-    for b, group in enumerate(groups):
-        tail = b"\x00" + _BUCKET_BYTE[b]
-        named.extend(
-            zip([term.encode("utf-8") + tail for term in group], group.values(), strict=True)
-        )
-        group.clear()
-    named.sort(key=itemgetter(0))
-    return named
-
-
 def _stage(kb: KnowledgeBase, pages: Iterable[Fields], memo: _Memo, vocab_done: set[str]) -> int:
-    """Analyse ``pages`` and write them as one staged run: their blocks to the run's file
-    (:mod:`wikikv.search.spill`, written durably first), then in the store their doc entries
-    under the run's sequence number and (last batch) its completion record with the run's
-    stats and the file's size and digest. Nothing is read. ``vocab_done``: the words whose typo
-    neighbourhood the writer's earlier runs wrote (skipped; this run's words are added once it
-    is written). Returns the pages."""
-    ik = IndexKeys(kb.name)
+    """Analyse ``pages`` and write them as one staged run (:func:`_commit_run`). Returns the
+    pages."""
     seq = _next_seq()
-    groups, entries, words = _run_of(pages)
-    size, digest = spill.write_run(spill.run_dir(kb.backend, kb.name), seq, _named_blocks(groups))
-    del groups
+    run = analyse_run(pages, spill.run_dir(kb.backend, kb.name), seq)
+    return _commit_run(kb, seq, run, memo, vocab_done)
+
+
+def _commit_run(
+    kb: KnowledgeBase, seq: bytes, run: StagedRun, memo: _Memo, vocab_done: set[str]
+) -> int:
+    """Write a staged run's store records, its file written (durably) already: the typo
+    neighbourhoods of its new name words and its segmentations, its doc entries under the
+    run's sequence number and (last batch) its completion record with the run's stats and the
+    file's size and digest. Nothing of the index is read. ``vocab_done``: the words whose typo
+    neighbourhood the writer's earlier runs wrote (skipped; this run's words are added once it
+    is written). Returns the run's pages."""
+    ik = IndexKeys(kb.name)
+    words = set(run.words)
     words.difference_update(vocab_done)
     words.difference_update(_neighbourhoods_stored(kb.backend, ik, words))
     ops = _variant_ops(ik, words)
     ops.extend(memo.ops())
-    counted = IndexStats()
-    entries.sort(key=lambda e: e[0])
-    for ref, entry in entries:
-        ops.append(Put(ik.run_entry(ref, seq), _enc.encode(entry), ABSENT))
-        counted.count(entry, 1)
-    record = _RunRecord(_run_stats(counted), size, digest)
+    for ref, entry in zip(run.refs, run.entries, strict=True):
+        ops.append(Put(ik.run_entry(ref, seq), entry, ABSENT))
+    record = _RunRecord(run.stats, run.size, run.digest)
     ops.append(Put(ik.run(seq), _enc.encode(record), ABSENT))
     _commit(kb, ops)
     if len(vocab_done) + len(words) > VOCAB_DONE_MAX:
         vocab_done.clear()  # a bound on what the writer holds; the cost is rewriting keys
     vocab_done.update(words)
-    return len(entries)
+    return len(run.refs)
 
 
 class _MergePlan(msgspec.Struct, array_like=True):
@@ -779,8 +736,8 @@ def _rewrite_run(kb: KnowledgeBase, ik: IndexKeys, directory: Path, seq: bytes) 
         for rec in kb.get_many(paths[i : i + BATCH_OPS]):
             if isinstance(rec, FileRecord | DirRecord):
                 fields.append(fields_of(rec))
-    groups, _, _ = _run_of(fields)  # entries and name words: stored with the run already
-    size, digest = spill.write_run(directory, seq, _named_blocks(groups))
+    groups, _, _ = run_of(fields)  # entries and name words: stored with the run already
+    size, digest = spill.write_run(directory, seq, named_blocks(groups))
     record = _run_record(_require(kb.backend.get(ik.run(seq))).value)
     record.size, record.digest = size, digest
     kb.commit([Put(ik.run(seq), _enc.encode(record))])
@@ -996,7 +953,7 @@ class IndexWriter:
     however many times a conflict makes the flush retry — except in a staged flush, whose pages
     are all new and go into their run's blocks as they are analysed (see :func:`_stage`)."""
 
-    def __init__(self, kb: KnowledgeBase, staged: bool = False) -> None:
+    def __init__(self, kb: KnowledgeBase, staged: bool = False, background: bool = False) -> None:
         self.kb = kb
         # Flushes into an index with no docs yet are written as staged runs, merged by
         # finish() (see merge_staged): a first build writes each posting block once.
@@ -1008,16 +965,31 @@ class IndexWriter:
         # linking it): the words whose neighbourhood a staged run of this writer wrote, so the
         # next run does not make and write the same variant keys again (~3 % of a build).
         self._vocab_done: set[str] = set()
+        # ``background``: staged runs are analysed by a forked worker (wikikv.search.staging)
+        # while the caller goes on; forked here, so make the writer where no other thread runs.
+        self._stager: Stager | None = None
+        self._in_flight: tuple[bytes, _Memo, Callable[[], None] | None] | None = None
+        if background and staged and can_fork() and self._stageable():
+            self._stager = Stager()
 
     def __enter__(self) -> IndexWriter:
         return self
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is None:
-            self.flush()
+        try:
+            if exc_type is None:
+                self.flush()
+                self.drain()
+        finally:
+            self.close()
 
     def __len__(self) -> int:
         return len(self._docs)
+
+    @property
+    def background(self) -> bool:
+        """Whether staged runs go to a worker (:class:`~wikikv.search.staging.Stager`)."""
+        return self._stager is not None
 
     def add(self, record: IndexRecord) -> None:
         fields = fields_of(record)
@@ -1033,9 +1005,53 @@ class IndexWriter:
         self._docs.pop(doc_ref(p), None)
         self._removed.add(p)
 
-    def flush(self) -> int:
+    def flush(self, then: Callable[[], None] | None = None) -> int:
         """Write what was added; returns the number of documents written (unchanged pages are
-        skipped and counted in :attr:`skipped`)."""
+        skipped and counted in :attr:`skipped`). ``then`` is called once they are: at once, or
+        with a :attr:`background` writer whose flush stages a run, by the next flush or
+        :meth:`drain` — which first write the run in flight, so runs and calls keep their order."""
+        if self._stager is not None and self._docs and not self._removed and self._stageable():
+            self.drain()
+            pages = list(self._docs.values())
+            memo = _Memo(self.kb, pages)
+            seq = _next_seq()
+            self._stager.submit(
+                spill.run_dir(self.kb.backend, self.kb.name), seq, pages, memo.known, memo.missing
+            )
+            self._in_flight = (seq, memo, then)
+            self._docs = {}
+            self.skipped = 0
+            return len(pages)
+        self.drain()
+        written = self._flush_now()
+        if then is not None:
+            then()
+        return written
+
+    def drain(self) -> None:
+        """Wait for the run in flight (if any) and write its records, then call its ``then``."""
+        if self._in_flight is None or self._stager is None:
+            return
+        seq, memo, then = self._in_flight
+        self._in_flight = None
+        run = self._stager.collect()
+        with _gc_paused(), self.kb.backend.bulk():
+            _commit_run(self.kb, seq, run, memo, self._vocab_done)
+        if then is not None:
+            then()
+
+    def close(self) -> None:
+        """End the worker of a :attr:`background` writer (a run still in flight is dropped:
+        its records were never written, so it does not count)."""
+        if self._stager is not None:
+            self._stager.close()
+            self._stager = None
+            self._in_flight = None
+
+    def _stageable(self) -> bool:
+        return _can_stage(self.kb.backend, IndexKeys(self.kb.name))
+
+    def _flush_now(self) -> int:
         pending = self._docs
         refs = list(pending) + [doc_ref(p) for p in sorted(self._removed)]
         if not refs:
@@ -1046,11 +1062,7 @@ class IndexWriter:
 
         def once() -> None:
             nonlocal written
-            stage = (
-                self.staged
-                and not self._removed
-                and _can_stage(self.kb.backend, IndexKeys(self.kb.name))
-            )
+            stage = self.staged and not self._removed and self._stageable()
             if stage:  # every page is new: analysed as its run is written
                 memo = _Memo(self.kb, list(pending.values()))
                 with self.kb.backend.bulk():
@@ -1087,7 +1099,11 @@ class IndexWriter:
     def finish(self) -> int:
         """Flush, then merge the staged runs into the index (a staged writer's last call: until
         then search does not see what the runs hold). Returns the docs flushed."""
-        written = self.flush()
+        try:
+            written = self.flush()
+            self.drain()
+        finally:
+            self.close()
         if _has_runs(self.kb.backend, IndexKeys(self.kb.name)):
             with _gc_paused():
                 merge_staged(self.kb)

@@ -1,0 +1,55 @@
+"""Helpers for the build's forked worker processes (document analysis, index runs).
+
+A build forks its workers rather than spawning them: a spawned child imports the caller's main
+module again, which breaks a library user's script without a ``__main__`` guard, and a forked one
+shares the parent's loaded state (the gazetteer) copy-on-write.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import multiprocessing as mp
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_PR_SET_PDEATHSIG = 1
+
+
+def cpus() -> int:
+    return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a worker could run beside this process: two CPUs or more and ``fork``."""
+    return cpus() >= 2 and "fork" in mp.get_all_start_methods()
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Fork inside this block: the children's collector leaves the heap they share alone (it
+    would write to every object it visits and so copy every page of it)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def become_worker(parent: int) -> None:
+    """What a forked worker does first: ignore Ctrl-C (it reaches the whole process group and
+    the parent stops its workers itself, without a traceback from each) and ask Linux to kill
+    it when ``parent`` dies, even killed outright (elsewhere an orphan ends at its pipe's EOF)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - no prctl: orphans end at EOF
+        return
+    if os.getppid() != parent:  # pragma: no cover - the parent died before the request
+        os._exit(0)

@@ -1,0 +1,118 @@
+"""A first build writes its index runs in a forked worker (``wikikv.search.staging``) while it
+renders on: the wiki and the index are the serial build's, a batch is recorded as done only once
+its run is, and a build killed with a run in flight ends the worker and resumes to the same
+wiki."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from pathlib import Path
+
+import pytest
+
+from tests.compile.test_streaming import _index
+from wikikv.bench.compile import snapshot
+from wikikv.compile import pipeline
+from wikikv.compile.model import article_path
+from wikikv.compile.pipeline import CompileOptions, Compiler
+from wikikv.compile.state import load_docs, load_pages, load_progress
+from wikikv.errors import SimulatedCrash
+from wikikv.search import index as ix
+from wikikv.search import staging
+from wikikv.search.analysis import _doc_dec
+from wikikv.search.index import IndexKeys
+from wikikv.store.backends.base import prefix_end
+from wikikv.store.kb import KnowledgeBase
+from wikikv.store.store import open_store
+
+
+def _paths_in_recorded_runs(kb: KnowledgeBase) -> set[str]:
+    ik = IndexKeys(kb.name)
+    recorded = {
+        key[len(ik.runs) :]
+        for key, _ in kb.backend.scan(ik.runs, prefix_end(ik.runs))
+        if len(key) == len(ik.runs) + ix.RUN_SEQ_BYTES
+    }
+    return {
+        _doc_dec.decode(item.value).path
+        for key, item in kb.backend.scan(ik.run_entries, prefix_end(ik.run_entries))
+        if key[-ix.RUN_SEQ_BYTES :] in recorded
+    }
+
+
+@pytest.fixture
+def background(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every phase of a small build in the background, in small runs; the workers started."""
+    monkeypatch.setattr(ix, "can_fork", lambda: True)
+    monkeypatch.setattr(pipeline, "BACKGROUND_MIN_PAGES", 0)
+    monkeypatch.setattr(pipeline, "BACKGROUND_FLUSH_CHARS", 30_000)
+    started: list[int] = []
+    real = staging.Stager.__init__
+
+    def counting(self: staging.Stager) -> None:
+        real(self)
+        started.append(self.pid)
+
+    monkeypatch.setattr(staging.Stager, "__init__", counting)
+    return started
+
+
+def test_a_build_with_a_background_index_writes_the_serial_wiki_and_index(
+    tmp_path: Path, hotpot_slice: Path, background: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(f"lmdb://{tmp_path / 'serial'}?sync=false") as s1:
+        serial = s1.create_kb("kb")
+        Compiler(serial, options=CompileOptions(workers=1)).build(hotpot_slice)
+        assert background == []  # one worker allowed: none forked
+        runs: list[int] = []
+        real = ix._commit_run
+
+        def counting(*args: object) -> int:
+            runs.append(1)
+            return real(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(ix, "_commit_run", counting)
+        with open_store(f"lmdb://{tmp_path / 'background'}?sync=false") as s2:
+            kb = s2.create_kb("kb")
+            Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
+            assert len(background) == 2  # phase A's writer and phase B's
+            assert len(runs) > 4  # the small runs the fixture asks for
+            assert mp.active_children() == []
+            assert snapshot(kb) == snapshot(serial)
+            assert _index(kb) == _index(serial)
+
+
+def test_a_build_killed_with_a_run_in_flight_resumes_to_the_same_wiki(
+    tmp_path: Path, hotpot_slice: Path, background: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(f"lmdb://{tmp_path / 'clean'}?sync=false") as s1:
+        clean = s1.create_kb("kb")
+        Compiler(clean, options=CompileOptions(workers=1)).build(hotpot_slice)
+    real = ix._commit_run
+    recorded: list[int] = []
+
+    def killed_at_the_third(kb: object, *args: object) -> int:
+        if len(recorded) == 2:
+            raise SimulatedCrash("killed with a run in flight")
+        recorded.append(1)
+        return real(kb, *args)  # type: ignore[arg-type]
+
+    with open_store(f"lmdb://{tmp_path / 'crash'}?sync=false") as s2:
+        kb = s2.create_kb("kb")
+        monkeypatch.setattr(ix, "_commit_run", killed_at_the_third)
+        with pytest.raises(SimulatedCrash):
+            Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
+        assert mp.active_children() == []  # the worker was ended, not left analysing
+        # what is recorded as done is searchable once the runs merge: in a recorded run
+        indexed = _paths_in_recorded_runs(kb)
+        docs, pages = load_docs(kb), load_pages(kb).sigs
+        assert docs
+        assert pages.keys() - {article_path(d) for d in docs}  # phase B had begun
+        assert {article_path(d) for d in docs} <= indexed
+        assert pages.keys() <= indexed
+        assert load_progress(kb).state != "done"
+        monkeypatch.setattr(ix, "_commit_run", real)
+        report = Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
+        assert report.resumed
+        assert snapshot(kb) == snapshot(clean)
+        assert _index(kb) == _index(clean)
