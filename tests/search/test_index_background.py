@@ -15,6 +15,7 @@ from wikikv.errors import BackendError, IndexWorkerFailed
 from wikikv.search import index as ix
 from wikikv.search import spill
 from wikikv.search.index import IndexKeys, IndexWriter
+from wikikv.search.staging import Stager
 from wikikv.search.tokenize import _RUN_MEMO
 from wikikv.store.backends.base import prefix_end
 from wikikv.store.kb import KnowledgeBase
@@ -163,3 +164,35 @@ def test_no_worker_for_an_index_that_is_not_empty(
         w.add_all(FIRST)
     writer = IndexWriter(kb, staged=True, background=True)
     assert not writer.background
+
+
+def test_a_borrowed_worker_outlives_the_writers_that_use_it(
+    make_kb: Callable[[str], KnowledgeBase],
+) -> None:
+    """A build forks one worker early and lends it to each phase's writer: a writer's finish
+    leaves it running for the next; a writer dropped with a run in flight ends it."""
+    serial, kb = make_kb("serial"), make_kb("borrowed")
+    with IndexWriter(serial) as w:
+        for batch in (FIRST, SECOND):
+            w.add_all(batch)
+    stager = Stager()
+    try:
+        first = IndexWriter(kb, staged=True, background=stager)
+        _stage(first, [FIRST])
+        first.drain()
+        first.close()
+        assert not stager.closed
+        second = IndexWriter(kb, staged=True, background=stager)
+        assert second.background
+        _stage(second, [SECOND])
+        second.finish()
+        assert not stager.closed
+        _same_index(kb, serial)
+        third = IndexWriter(make_kb("dropped"), staged=True, background=stager)
+        third.add_all(FIRST)
+        third.flush()
+        third.close()  # the run in flight is dropped, and the worker holding it with it
+        assert stager.closed
+        assert not IndexWriter(make_kb("after"), staged=True, background=stager).background
+    finally:
+        stager.close()

@@ -53,6 +53,7 @@ from wikikv.compile.shared_values import shared
 from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
+from wikikv.forked import can_fork
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.review import HAND_EDIT, ReviewQueue, item_key
@@ -280,6 +281,7 @@ class Compiler:
         self.options = options or CompileOptions()
         self.progress = progress or (lambda phase, done, total: None)
         self._gate: RenderCheck | None = None
+        self._stager: Any = None  # a build's index worker (wikikv.search.staging.Stager)
 
     # ------------------------------------------------------------------ entry points
     def build(
@@ -288,15 +290,39 @@ class Compiler:
         """Compile ``corpus`` into the kb: new and changed documents compiled, unchanged ones
         skipped. Documents of the kb that are not in ``corpus`` are kept unless ``sync`` (then
         removed: see :meth:`plan` for what that takes with it). Resumes a killed build."""
-        ingest = read_corpus(corpus, id_prefix)
-        report = CompileReport(job="build", read=ingest.read, issues=ingest.issues)
-        report.encodings = ingest.encodings
-        kept = self._filter(ingest.documents, report)
-        gone: set[str] = set()
-        if sync:
-            known = set(state.load_docs(self.kb))
-            gone = known - {d.id for d in kept}
-        return self.sync(kept, gone, report)
+        self._stager = self._index_worker(Path(corpus))
+        try:
+            ingest = read_corpus(corpus, id_prefix)
+            report = CompileReport(job="build", read=ingest.read, issues=ingest.issues)
+            report.encodings = ingest.encodings
+            kept = self._filter(ingest.documents, report)
+            gone: set[str] = set()
+            if sync:
+                known = set(state.load_docs(self.kb))
+                gone = known - {d.id for d in kept}
+            return self.sync(kept, gone, report)
+        finally:
+            if self._stager is not None:
+                self._stager.close()
+                self._stager = None
+
+    def _index_worker(self, corpus: Path) -> Any:
+        """The worker that analyses a first build's index runs while the build goes on, when
+        the corpus holds several flushes of text and a second CPU is there; forked before the
+        corpus is read, while this process is small: what the two share, and this process
+        then frees or changes, stays in the worker as its own copy."""
+        if not (self.options.index and self.options.workers > 1):
+            return None
+        if getattr(self.provider, "use_existing", None) is not None:  # not staged: LLM mode
+            return None
+        if _bytes_on_disk(corpus) <= BACKGROUND_FLUSH_CHARS:
+            return None
+        try:
+            from wikikv.search.index import stageable
+            from wikikv.search.staging import Stager
+        except ImportError:  # pragma: no cover - the search module ships with the package
+            return None
+        return Stager() if can_fork() and stageable(self.kb) else None
 
     def plan(
         self, corpus: str | Path | Sequence[str | Path], *, sync: bool = False, id_prefix: str = ""
@@ -616,7 +642,6 @@ class Compiler:
         self.progress("analyse", 0, len(todo))
         # Articles are searchable too: nav answers "which texts mention X" from their full text
         # (digests alone hold a few sentences per document).
-        # made before the analysis workers start their reader thread: it may fork a worker
         indexer = self._indexer(background=sum(len(d.text) for d in todo) > BACKGROUND_FLUSH_CHARS)
         try:
             self._analyse_and_write(todo, step, writer, pages, progress, indexer, out)
@@ -847,7 +872,8 @@ class Compiler:
         if not self.options.index:
             return None
         staged = getattr(self.provider, "use_existing", None) is None
-        indexer = _indexer(self.kb, staged, background and staged and self.options.workers > 1)
+        worker = self._stager if background and staged else None
+        indexer = _indexer(self.kb, staged, worker or False)
         if indexer is not None:
             indexer.moved_from = self.options.moved_from
         return indexer
@@ -1005,7 +1031,13 @@ class _Indexer:
         self.writer.close()
 
 
-def _indexer(kb: KnowledgeBase, staged: bool = False, background: bool = False) -> _Indexer | None:
+def _bytes_on_disk(corpus: Path) -> int:
+    if corpus.is_dir():
+        return sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file())
+    return corpus.stat().st_size if corpus.is_file() else 0
+
+
+def _indexer(kb: KnowledgeBase, staged: bool = False, background: Any = False) -> _Indexer | None:
     try:
         from wikikv.search.index import IndexWriter
     except ImportError:

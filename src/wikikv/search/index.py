@@ -569,6 +569,11 @@ def _has_runs(backend: Backend, ik: IndexKeys) -> bool:
     return next(iter(backend.scan(ik.runs, prefix_end(ik.runs), limit=1)), None) is not None
 
 
+def stageable(kb: KnowledgeBase) -> bool:
+    """Whether a first build's writer would stage its flushes in ``kb`` (its index is empty)."""
+    return _can_stage(kb.backend, IndexKeys(kb.name))
+
+
 def _can_stage(backend: Backend, ik: IndexKeys) -> bool:
     """Whether the index holds no doc and no posting block (staged runs aside)."""
     return all(
@@ -953,7 +958,9 @@ class IndexWriter:
     however many times a conflict makes the flush retry — except in a staged flush, whose pages
     are all new and go into their run's blocks as they are analysed (see :func:`_stage`)."""
 
-    def __init__(self, kb: KnowledgeBase, staged: bool = False, background: bool = False) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, staged: bool = False, background: bool | Stager = False
+    ) -> None:
         self.kb = kb
         # Flushes into an index with no docs yet are written as staged runs, merged by
         # finish() (see merge_staged): a first build writes each posting block once.
@@ -965,12 +972,17 @@ class IndexWriter:
         # linking it): the words whose neighbourhood a staged run of this writer wrote, so the
         # next run does not make and write the same variant keys again (~3 % of a build).
         self._vocab_done: set[str] = set()
-        # ``background``: staged runs are analysed by a forked worker (wikikv.search.staging)
-        # while the caller goes on; forked here, so make the writer where no other thread runs.
+        # ``background``: staged runs are analysed by a worker (wikikv.search.staging) while
+        # the caller goes on — the Stager given (borrowed: its owner closes it), or with True
+        # one forked here (so make the writer where no other thread runs).
         self._stager: Stager | None = None
+        self._own_stager = False
         self._in_flight: tuple[bytes, _Memo, Callable[[], None] | None] | None = None
-        if background and staged and can_fork() and self._stageable():
-            self._stager = Stager()
+        if background is not False and staged and self._stageable():
+            if isinstance(background, Stager):
+                self._stager = None if background.closed else background
+            elif can_fork():
+                self._stager, self._own_stager = Stager(), True
 
     def __enter__(self) -> IndexWriter:
         return self
@@ -1041,15 +1053,17 @@ class IndexWriter:
             then()
 
     def close(self) -> None:
-        """End the worker of a :attr:`background` writer (a run still in flight is dropped:
-        its records were never written, so it does not count)."""
+        """Let go of a :attr:`background` writer's worker: ended if this writer forked it, or
+        if a run is still in flight (dropped: its records were never written, so it does not
+        count, and a worker holding it is of no use to anyone)."""
         if self._stager is not None:
-            self._stager.close()
+            if self._own_stager or self._in_flight is not None:
+                self._stager.close()
             self._stager = None
             self._in_flight = None
 
     def _stageable(self) -> bool:
-        return _can_stage(self.kb.backend, IndexKeys(self.kb.name))
+        return stageable(self.kb)
 
     def _flush_now(self) -> int:
         pending = self._docs

@@ -160,6 +160,10 @@ class Stager:
         self._end = weakref.finalize(self, _stop, self._proc, self._tasks, self._results)
 
     @property
+    def closed(self) -> bool:
+        return not self._end.alive
+
+    @property
     def pid(self) -> int:
         return int(self._proc.pid)
 
