@@ -8,16 +8,20 @@ from dataclasses import dataclass, field
 import pytest
 
 from wikikv.compile.categories import (
+    DRAW,
     MENTION_PREFIX,
     SPREAD_EN,
     SPREAD_ZH,
     describe_label,
+    doc_categories,
+    draw_category,
     entity_chain,
     lead_category,
     modifier,
     plural,
     qualifier_category,
     title_category,
+    title_head,
 )
 
 
@@ -206,6 +210,68 @@ def test_a_title_qualifier_names_a_kind(title: str, kind: str) -> None:
 )
 def test_a_title_names_a_kind(title: str, kind: str) -> None:
     assert title_category(title) == kind
+
+
+@pytest.mark.parametrize(
+    ("title", "head"),
+    [
+        ("Immigration to Bhutan", "immigration"),  # a common noun opens the title
+        ("Assassination of John F. Kennedy", "assassination"),
+        ("Sports teams in Florida", "team"),  # the head before the preposition, singular
+        ("Morocco 2026 FIFA World Cup bid", "bid"),
+        ("Ælfwine of Warwick", ""),  # a name opens the title
+        ("Henry of Navarre", ""),
+        ("Bull and Terrier", ""),
+        ("Treaty", ""),  # one word: a name
+        ("Chinese people in Kyrgyzstan", ""),  # a population: /topics/people misleads
+    ],
+)
+def test_a_descriptive_title_names_its_head(title: str, head: str) -> None:
+    assert title_head(title) == head
+
+
+def test_a_title_head_files_a_page_its_lead_does_not_define_but_not_a_person() -> None:
+    docs = {
+        "i": Doc("Immigration to Bhutan", "en", "", "Immigration to Bhutan has a long history."),
+        "w": Doc(
+            "Williams sisters",
+            "en",
+            "",
+            "The Williams sisters (Venus, born 1980) play tennis.",
+            "person",
+        ),
+    }
+    docs["l"] = Doc("List of Arsenal F.C. players (1–24 appearances)", "en", "", "Arsenal won.")
+    cats = dict.fromkeys(docs, "")
+    assert entity_chain(Ent("i", about=["i"]), docs, cats, "en") == [
+        "immigrations",
+        "society and culture",
+    ]
+    # a list's title says so before its qualifier
+    assert entity_chain(Ent("l", about=["l"]), docs, cats, "en") == [
+        "lists",
+        "lists and statistics",
+    ]
+    assert entity_chain(Ent("w", about=["w"]), docs, cats, "en") == [
+        "people born in the 1980s",
+        "people born in the 20th century",
+    ]
+
+
+def test_a_kind_noun_ending_like_a_participle_is_a_head() -> None:
+    # "breed" is no participle; "co-headlined" is one
+    assert lead_category("The German longhaired pointer (GLP) is a breed of dog.") == "breed"
+    sentence = "The Beautiful Monsters Tour was a North American concert tour co-headlined by Hole."
+    assert lead_category(sentence) == "tour"
+
+
+def test_a_tournament_draw_is_filed_by_its_title_not_its_lead() -> None:
+    doc = Doc("2012 BMW Open – Doubles", "en", "", "A and B were the defending champions.")
+    other = Doc("Hook", "en", "", "Hook is a 2011 album by the band Foo.")
+    cats = doc_categories({"d": doc, "h": other})
+    assert cats == {"d": DRAW, "h": "album"}
+    assert draw_category("2009 China Open – Women's Doubles") == DRAW
+    assert draw_category("Doubles") == ""
 
 
 def test_kinship_splits_by_relation_and_period() -> None:

@@ -126,7 +126,8 @@ _GROUPS: dict[str, str] = {
         "ballpark airport airfield mall market bazaar prison theatre theater campus complex "
         "skyscraper barn park memorial landmark site venue nightclub road route plantation "
         "structure mine castle palace bridge tower monument temple mosque hospital library "
-        "street square garden cemetery"
+        "street square garden cemetery "
+        "lighthouse trail"
     ),
     "companies and businesses": (
         "company bank retailer manufacturer corporation conglomerate airline brewery business "
@@ -143,16 +144,35 @@ _GROUPS: dict[str, str] = {
     "events": (
         "battle race season conflict offensive war bombing meeting conference election "
         "tournament championship scandal assault operation flight rodeo hunt ceremony festival "
-        "case siege massacre uprising revolt rebellion treaty competition"
+        "case siege massacre uprising revolt rebellion treaty competition "
+        "assassination impeachment expedition pilgrimage invasion bid gala"
     ),
     "living things": (
         "plant species genus angiosperm shrub tree dog hound chicken bird fish animal "
-        "breed cultivar flower insect mammal reptile"
+        "breed cultivar flower insect mammal reptile "
+        "fern shark arthropod scorpion arachnid subfamily fungus orchid whale"
     ),
+    "law and justice": (
+        "law statute decree doctrine deduction right accord agreement constitution amendment "
+        "verdict ruling"
+    ),
+    "science and medicine": (
+        "compound protein tumor tumour radiation syndrome disease disorder condition mineral "
+        "element molecule enzyme hormone gene virus bacterium theorem equation "
+        "dimorphism drug vaccine"
+    ),
+    "awards and prizes": "award prize trophy medal",
+    "society and culture": (
+        "culture history immigration sexuality stereotype movement phenomenon tradition idiom "
+        "persecution discrimination migration"
+    ),
+    "lists and statistics": "list discography filmography statistics bibliography timeline",
+    "sports and games": "sport card",
     "food and drink": "cocktail cheese beer wine dish drink food beverage sauce liqueur",
     "machines and weapons": (
         "sword computer telescope console car helmet shotgun howitzer caliber aircraft ship "
-        "locomotive engine rifle gun vehicle tank submarine rocket satellite"
+        "locomotive engine rifle gun vehicle tank submarine rocket satellite "
+        "musket carbine cruiser destroyer frigate battleship tugboat ferry boat"
     ),
 }
 BROAD: dict[str, str] = {noun: label for label, nouns in _GROUPS.items() for noun in nouns.split()}

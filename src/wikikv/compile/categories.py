@@ -34,7 +34,8 @@ _NP_END = re.compile(
     r"currently|formerly|previously|originally|mainly|primarily|mostly|also|now|still)\b)",
     re.IGNORECASE,
 )
-_PARTICIPLE = re.compile(r"^[a-z]{2,}ed$")
+# "developed", "co-headlined"; not a kind noun that ends the same way ("a breed of dog").
+_PARTICIPLE = re.compile(r"^[a-z][a-z\-]+ed$")
 _ASIDE = re.compile(r"\s*\([^()]{0,40}\)")  # a parenthesis inside the noun phrase
 _REFERS = re.compile(r"\bmay (?:also )?refer to\b|\bcan refer to\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
@@ -232,7 +233,11 @@ def _head_of(phrase: str) -> str:
     while words and (
         words[-1].lower() in _NOT_HEAD
         or (not words[-1][:1].islower() and words[-1].lower() not in BROAD)
-        or _PARTICIPLE.match(words[-1])  # "a video game developed by …": the game
+        or (  # "a video game developed by …": the game
+            _PARTICIPLE.match(words[-1])
+            and words[-1] not in BROAD
+            and kind_of_noun(words[-1]) is None
+        )
     ):
         words.pop()
     if not words or len(words) > 7:
@@ -272,6 +277,13 @@ _KIND_PLURAL = {
 }
 
 
+def leftover_labels(dim: str) -> tuple[str, str]:
+    """The directories an over-full "other <dim>" is split into before name ranges (see
+    :func:`wikikv.compile.schema.plan_routing`): pages of a kind of their own, pages only named
+    in passing."""
+    return f"other kinds of {dim}", f"other {dim} named in passing"
+
+
 class _Doc(Protocol):
     about_kind: str
     title: str
@@ -288,8 +300,25 @@ class _Entity(Protocol):
 
 
 def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
-    """doc id → the category noun of its lead sentence ("" for Chinese or undefined)."""
-    return {i: lead_category(d.summary, d.title) if d.lang != "zh" else "" for i, d in docs.items()}
+    """doc id → the category noun of its lead sentence ("" for Chinese or undefined); a
+    tournament's draw by its title, whatever its lead says ("X and Y were the defending
+    champions" names no kind of page)."""
+    return {
+        i: (draw_category(d.title) or lead_category(d.summary, d.title)) if d.lang != "zh" else ""
+        for i, d in docs.items()
+    }
+
+
+DRAW = "singles and doubles"
+_DRAW_TITLE = re.compile(
+    r"\s[–-]\s(?:(?:Men's|Women's|Mixed|Boys'|Girls'|Wheelchair)\s)?(?:Singles|Doubles)$"
+)
+
+
+def draw_category(title: str) -> str:
+    """ "2012 BMW Open – Doubles", "2009 China Open – Women's Doubles": one draw of a
+    tournament (:data:`DRAW`), else ""."""
+    return DRAW if _DRAW_TITLE.search(title) else ""
 
 
 def entity_chain(
@@ -323,11 +352,19 @@ def entity_chain(
             break
     if not own and ent.about:
         title = docs[ent.about[0]].title
-        qual = qualifier_category(title) or title_category(title)
+        # "List of Arsenal F.C. players (1–24 appearances)" is a list, not an appearance
+        listed = "list" if _LIST_TITLE.match(title) else ""
+        qual = listed or qualifier_category(title) or title_category(title)
         if qual:
             own = [plural(qual)] + ([broad_kind(qual)] if broad_kind(qual) else [])
     if not own:
         own = person_chain(ent, docs)
+    if not own and ent.about:
+        # After a person's life span: "Williams sisters (… b. 1980)" is filed by period, not
+        # under "sisters"
+        head = title_head(docs[ent.about[0]].title)
+        if head:
+            own = [plural(head)] + ([broad_kind(head)] if broad_kind(head) else [])
     return own + _mentioned(ent, docs, cats)
 
 
@@ -386,6 +423,42 @@ def title_category(title: str) -> str:
     if last == "discography" or (last.islower() and last in BROAD):
         return last
     return ""
+
+
+# Where a descriptive title's noun phrase ends: "Immigration to Bhutan", "Limbs of the horse".
+_TITLE_END = re.compile(r"\s(?:of|to|in|for|on|at|under|from|between|during|by|and)\s|\s[–(]")
+# A capitalized first word that is a common noun ("Assassination of …", "History of …"), not
+# a given name ("Adèle of Dreux").
+_NOUN_ENDING = re.compile(r"(?:tion|sion|ment|ism|ity|ship|ence|ance|ory|ogy|ics|ure)$")
+
+
+def title_head(title: str) -> str:
+    """The head noun of a descriptive title, the way Wikipedia names a topic: the last word of
+    its noun phrase, lower case ("Sports teams in Florida" → team, "2018 FIFA World Cup bid" →
+    bid, "Assassination of John F. Kennedy" → assassination); "" for a name ("Bull Terrier",
+    "Ælfwine of Warwick", "Treaty") — a capitalized word counts only as the first word of a
+    longer title and a common noun."""
+    words = _TITLE_END.split(title, maxsplit=1)[0].split()
+    if not words or len(title.split()) < 2:
+        return ""  # a one-word title is a name ("Treaty", "Tonality"): it says no kind
+    head = words[-1]
+    if not head.islower():
+        first = len(words) == 1 and head[:1].isupper() and head[1:].islower()
+        low = head.lower()
+        if not (first and (low in BROAD or kind_of_noun(low) or _NOUN_ENDING.search(low))):
+            return ""
+        head = low
+    if not re.fullmatch(r"[a-z]{3,}", head) or head in _NOT_HEAD or head == "people":
+        return ""  # "Chinese people in Kyrgyzstan": a population, not a kind of page
+    return _singular(head)
+
+
+def _singular(noun: str) -> str:
+    """ "teams" → team, "sports" → sport: a title's plural head as the category noun
+    :func:`plural` expects ("statistics", "series" stay)."""
+    if noun in _IRREGULAR or noun.endswith(("ss", "us", "is", "ics", "ies")) or len(noun) < 5:
+        return noun
+    return noun[:-1] if noun.endswith("s") else noun
 
 
 def start_level(chain: Sequence[str]) -> int:
