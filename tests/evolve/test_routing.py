@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikikv.compile.categories import start_level
+from wikikv.compile.categories import MENTION_PREFIX, leftover_labels, start_level
 from wikikv.compile.schema import ROUTE_FILL, RoutingPlan, plan_routing
 
 
@@ -45,6 +45,20 @@ def test_a_range_is_the_last_resort_and_says_what_it_holds() -> None:
     assert ranges
     assert all(r.startswith("films ") for r in ranges)
     assert max(route(plan, chains).values()) <= int(16 * ROUTE_FILL)
+
+
+def test_an_overfull_other_splits_by_what_is_known_before_any_range() -> None:
+    # 3 x 8 leftovers, each of a kind of its own or named once: no group stands, "other" is
+    # over the 12 a directory may hold, and it splits three ways instead of into ranges
+    chains: dict[str, list[str]] = {f"own{i}": [f"kind{i}s"] for i in range(8)}
+    chains |= {f"named{i}": [f"{MENTION_PREFIX}kind{i}s"] for i in range(8)}
+    chains |= {f"bare{i}": [] for i in range(8)}
+    plan = plan_routing(list(chains), 16, chains, "topics")
+    own, named = leftover_labels("topics")
+    assert route(plan, chains) == {own: 8, named: 8, "other topics": 8}
+    assert plan.range_labels() == set()
+    assert plan.notes[own]
+    assert plan.notes[named]
 
 
 def test_legacy_range_plans_still_route_by_name() -> None:

@@ -232,20 +232,11 @@ def plan_routing(
         groups.setdefault(label, []).append(k)
     _merge_upward(groups, level, chains, other, min_group)
     while True:
-        plan = RoutingPlan(other=other, groups={g: g for g in sorted(groups) if g != other})
-        # What the plan routes is what counts: an entity goes to the first label of its chain
-        # that is a group, which may be more specific than the one it was counted under.
-        routed: dict[str, list[str]] = {}
-        for k in ordered:
-            routed.setdefault(plan.bucket(k, chains.get(k, ())), []).append(k)
-        for label, ks in routed.items():
-            if len(ks) > hard:
-                plan.cuts[label] = _cut(ks, hard, label)
-        if len(plan.directories()) > fanout:
-            # Cutting at initials made too many ranges: cut into even ranges instead.
-            for label, ks in routed.items():
-                if len(ks) > hard:
-                    plan.cuts[label] = _cut(ks, hard, label, initials=False)
+        split = lang != "zh" and len(groups.get(other, ())) > hard
+        plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, split)
+        if split and len(plan.directories()) > fanout:
+            # The split's directories would break the bound: ranges, as before it existed.
+            plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, False)
         if len(plan.directories()) <= fanout or len(groups) <= 1:
             break
         # More directories than the bound: the smallest groups join "other".
@@ -255,6 +246,58 @@ def plan_routing(
         ]:
             groups.setdefault(other, []).extend(groups.pop(label))
     return plan
+
+
+def _cut_plan(
+    ordered: Sequence[str],
+    groups: Mapping[str, Sequence[str]],
+    chains: Mapping[str, Sequence[str]],
+    other: str,
+    dim: str,
+    fanout: int,
+    hard: int,
+    split: bool,
+) -> RoutingPlan:
+    """The plan of ``groups`` (an over-full "other" split when ``split``), a group that still
+    overflows cut into name ranges."""
+    plan = RoutingPlan(other=other, groups={g: g for g in sorted(groups) if g != other})
+    if split:
+        _split_other(plan, groups[other], chains, dim)
+    # What the plan routes is what counts: an entity goes to the first label of its chain
+    # that is a group, which may be more specific than the one it was counted under.
+    routed: dict[str, list[str]] = {}
+    for k in ordered:
+        routed.setdefault(plan.bucket(k, chains.get(k, ())), []).append(k)
+    for label, ks in routed.items():
+        if len(ks) > hard:
+            plan.cuts[label] = _cut(ks, hard, label)
+    if len(plan.directories()) > fanout:
+        # Cutting at initials made too many ranges: cut into even ranges instead.
+        for label, ks in routed.items():
+            if len(ks) > hard:
+                plan.cuts[label] = _cut(ks, hard, label, initials=False)
+    return plan
+
+
+def _split_other(
+    plan: RoutingPlan, keys: Sequence[str], chains: Mapping[str, Sequence[str]], dim: str
+) -> None:
+    """An "other" too large for one directory is split by what is known of its members before
+    it would be cut into name ranges: those whose own article names a kind no other page
+    shares, those only named in articles on other subjects, and the rest (no definition read).
+    Their labels are mapped to those directories, so routing stays by chain; a label some
+    member outside "other" also carries is left alone (it routes that member)."""
+    from wikikv.compile.categories import MENTION_PREFIX, leftover_labels
+
+    own, named = leftover_labels(dim)
+    inside = set(keys)
+    taken = {c for k, chain in chains.items() if k not in inside for c in chain}
+    for k in keys:
+        for c in chains.get(k, ()):
+            if c not in plan.groups and c not in taken:
+                plan.groups[c] = named if c.startswith(MENTION_PREFIX) else own
+    plan.notes[own] = f"{dim.capitalize()} whose articles define them as a kind no other page is."
+    plan.notes[named] = f"{dim.capitalize()} without an article of their kind, named in articles."
 
 
 def range_routing(keys: Sequence[str], fanout: int) -> RoutingPlan:
