@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-_NOTE_MARK = re.compile(r"^[\s\u3000“”‘’\"']*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])?[\s\u3000]*")
-_NOTE_ONLY = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])[\s\u3000]*")
+_NOTE_MARK = re.compile(r"^[\s\u3000“”‘’\"']*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)?[\s\u3000]*")
+_NOTE_ONLY = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)[\s\u3000]*")
 # After 即, what makes it "at once" or "even if" rather than "is": "章士钊即潜逃天津" (he fled at
 # once), 即使, 即刻, 即以…, 即由….
 _JI_NOT_COPULA = "使|便|刻|日|行|将|被|可|如|若|以|由|因|潜|逃|离|赴|回|去|往|到|已|又"
@@ -193,6 +193,10 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
     score = 0
     if is_note and body.startswith(f"《{name}》") and len(body) > len(name) + 4:
         return 3  # a note on a book or a journal: "〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"
+    if body.startswith((f"《{name}》，", f"《{name}》,")) and _TITLE_GLOSS.match(
+        body, len(name) + 3
+    ):
+        return 3  # "《天演论》，严复于一八九五年翻译的…前两篇的题名，…": a title and what it is
     if body.startswith(name):
         rest = body[len(name) :]
         copula = _COPULA.match(rest)
@@ -231,6 +235,12 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
     return score
 
 
+# A title's first clause that is a noun phrase saying what kind of writing it is, wherever the
+# sentence stands (mid-note: "…不云笔译。”《天演论》，严复…翻译的…前两篇的题名，…").
+_TITLE_GLOSS = re.compile(
+    r"[^，,。；;！？]{2,80}的(?:题名|书名|书|著作|译本|译名|小说|剧本|诗集|文集|刊物|杂志|报纸|作品)"
+    r"(?=[，,。；;]|$)"
+)
 # What follows a name and a comma when the note goes on to say what it names: "，俄国作家。"
 _GLOSS_AFTER = re.compile(r"[，,][^。；;]{4,}")
 

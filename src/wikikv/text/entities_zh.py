@@ -130,10 +130,19 @@ def chinese_mentions(
             del central[name]  # 公输 of 公输般; 相尚于 'esteem each other for'
         for name in [n for n in central if _not_a_name(n, central[n], text, known, freq)]:
             del central[name]  # 敝会, 盟会 of 同盟会, 艺术之宫: see entities_zh_common
+        for name in [
+            n for n, k in central.items() if k == "person" and _cut_name(n, text, known, freq)
+        ]:
+            del central[name]  # 步声 of 脚步声 ('footsteps'): the tail of a word, no name
         for name in [n for n, k in central.items() if k == "org"]:
             if _owned(name, text, owners_end):
                 del central[name]  # 北京大学评议会: the council of a university, no body of its own
-    out = _central_mentions(text, sentences, central)
+    short: dict[str, str | None] = {}  # a name → the place or body it is the short name of
+    for name in [n for n, k in central.items() if k == "person"]:
+        long = short[name] = _short_name_of(name, text, known or {})
+        if long is not None:
+            central[name] = reader.kind_by_suffix(long) or "place"  # 咸亨 of 咸亨酒店
+    out = _central_mentions(text, sentences, central, short)
     taken = [(m.start, m.end) for m in out]
     pos = 0
     hint = 0
@@ -251,12 +260,14 @@ def chinese_mentions(
             if ev == "place":
                 kind = "place"  # 爱尔兰, 阿拉伯: tagged as persons, used as places
             weak = ev == ""
+            if weak and reader.always_quoted(word, text):
+                continue  # ‘龙虎斗’, a dish: a term the text quotes, with no sign of a name
         if kind == "place" and known is not None and len(word) >= 3:
             sign = signs.get(word)
             if sign is None:
-                sign = signs[word] = reader.life_sign(word, text)
+                sign = signs[word] = reader.life_sign(word, text) or reader.titled(word, text)
             if sign:
-                kind, weak = "person", False  # 莎士比亚（…，１５６４—１６１６）: jieba's ns
+                kind, weak = "person", False  # 莎士比亚（…，１５６４—１６１６）, 作家法朗士: ns
         if kind == "org" and known is not None:
             if word not in owned:
                 owned[word] = _owned(word, text, owners_end)
@@ -274,6 +285,12 @@ def chinese_mentions(
             continue  # 江阴人: where someone is from
         hint = _sentence_of(sentences, start, hint)
         key = fold(_bare(word) if kind == "person" else word)
+        if kind == "person" and known is not None:
+            if word not in short:
+                short[word] = _short_name_of(word, text, known)
+            long = short[word]
+            if long is not None:
+                key, kind = fold(long), reader.kind_by_suffix(long) or "place"
         own = kind == "person" and bool(title) and key == fold(title)
         out.append(Mention(key, word, kind, hint, start, pos, weak=weak, central=own))
     # A book the document names again and again is central to it (何典 in the preface to 何典).
@@ -697,7 +714,9 @@ def _common_noun(
         return True
     if reader.glossed_term(word, text):
         return True
-    if kind == "person" and reader.role_word(word, text, known, freq):
+    if kind == "person" and (
+        reader.role_word(word, text, known, freq) or reader.noted_as_kind(word, text)
+    ):
         return True
     return reader.used_as_predicate(word, text)
 
@@ -768,11 +787,37 @@ def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
     return i < len(taken) and taken[i][0] < end
 
 
+def _cut_name(word: str, text: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """A person-shaped word no dictionary holds whose first character makes a word in general
+    use with the one before it in half of its occurrences (脚|步声, 'footsteps'): the tail of a
+    longer word (:func:`common_words.cut_on_left`). A name with a person's ending is whole."""
+    if reader.kind_by_suffix(word) is not None or word.startswith(("阿", "小", "老")):
+        return False
+    return common_words.cut_on_left(word, text, known, freq)
+
+
+def _short_name_of(word: str, text: str, known: dict[str, str]) -> str | None:
+    """The tavern, inn or guild hall a person-shaped ``word`` names in ``text``: the text also
+    writes it with the place's ending ("一家是咸亨酒店" … "咸亨也关上门了"), no dictionary holds
+    it as a word (段祺瑞 of 段祺瑞政府 is the man) and the text shows no sign of a person's name
+    (a man may give his name to a house: 中山 of 中山大学 is 中山先生)."""
+    if word in known or reader.kind_by_suffix(word) is not None:
+        return None
+    long = reader.suffixed_form(word, text)
+    if long is None or reader.name_signs(word, text):
+        return None
+    return long
+
+
 def _central_mentions(
-    text: str, sentences: Sequence[Sentence], central: dict[str, str]
+    text: str,
+    sentences: Sequence[Sentence],
+    central: dict[str, str],
+    short: dict[str, str | None] | None = None,
 ) -> list[Mention]:
     """Every occurrence of the central names, longest name first where they overlap. A name
-    with an honorific (鲁迅先生, 刘和珍君) is keyed by the bare name."""
+    with an honorific (鲁迅先生, 刘和珍君) is keyed by the bare name, a short name by the place
+    it names (``short``: 咸亨 → 咸亨酒店)."""
     if not central:
         return []
     rx = re.compile("|".join(re.escape(n) for n in sorted(central, key=len, reverse=True)))
@@ -782,7 +827,7 @@ def _central_mentions(
         surface = m.group()
         if text[m.start() - 1 : m.start()] == "《" and text[m.end() : m.end() + 1] == "》":
             continue  # 《阿Ｑ正传》 is the book, not its hero
-        base = _bare(surface)
+        base = (short or {}).get(surface) or _bare(surface)
         hint = _sentence_of(sentences, m.start(), hint)
         out.append(
             Mention(fold(base), surface, central[surface], hint, m.start(), m.end(), False, True)

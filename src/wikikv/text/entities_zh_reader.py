@@ -266,6 +266,27 @@ def kind_by_suffix(name: str, weak: bool = True) -> str | None:
     return None
 
 
+# Place endings of two characters or more (酒店, 会馆, 胡同): a name followed by one (咸亨|酒店) is
+# that place's short name. (A body's endings are not here: 段祺瑞政府 is his government, and
+# 段祺瑞 the man.)
+_LONG_SUFFIXES = tuple(s for s in _PLACE_SUFFIX if len(s) >= 2)
+
+
+def suffixed_form(word: str, text: str) -> str | None:
+    """The place ``word`` is the short name of in ``text``: the word and a place's ending of
+    two characters or more (:data:`_LONG_SUFFIXES`) somewhere in the text — "一家是咸亨酒店" makes
+    the 咸亨 of "咸亨也关上门了" the tavern. The longest such form, or None."""
+    best: str | None = None
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        for suf in _LONG_SUFFIXES:
+            if text.startswith(suf, end) and (best is None or len(word) + len(suf) > len(best)):
+                best = word + suf
+        start = text.find(word, end)
+    return best
+
+
 def weak_place(name: str) -> bool:
     """Whether only a one-character place ending (山, 门, 园 …) makes ``name`` a place."""
     return kind_by_suffix(name, weak=False) is None and kind_by_suffix(name) == "place"
@@ -312,6 +333,14 @@ _OPENING = frozenset("“‘「『《〔")
 _CONJUNCTION_YU = frozenset("由于 关于 对于 至于 终于 鉴于 基于".split())
 
 
+# After a place: around it, a direction from it (not 'the south of' a person).
+_AROUND_A_PLACE = frozenset(
+    "一带 地方 附近 近郊 郊外 之东 之南 之西 之北 以东 以南 以西 以北".split()
+)
+# A preposition of place and a country right before a word: "于俄国莫斯科", "在英国伦敦".
+_IN_A_COUNTRY = re.compile(r"[在于到往至][\u4e00-\u9fff]{1,2}国$")
+
+
 def used_as_place(word: str, text: str) -> bool:
     """Whether ``text`` uses ``word`` where a place goes somewhere ("在北京", "到日本", "北京人")."""
     start = text.find(word)
@@ -330,10 +359,11 @@ def used_as_place(word: str, text: str) -> bool:
                 )
             )
             or after[:1] in ("人", "省", "城", "县", "府")
-            or after
-            in (
-                "一带",
-                "地方",
+            or after in _AROUND_A_PLACE  # 在莫斯科之南, 北京附近
+            or (  # 起源于俄国莫斯科。: a city after its country
+                _IN_A_COUNTRY.search(text, max(0, start - 5), start) is not None
+                and not _is_han(after[:1])
+                and after[:1] not in _OPENING
             )
         ):
             return True
@@ -366,7 +396,7 @@ _PERSON_BEFORE_MARK = re.compile(
 )
 # A note line of the annotated edition: its marker, then the word it explains ("〔３〕　嫦娥　古代
 # 神话中人物"); ingest drops the inline markers and keeps the notes.
-_NOTE_HEAD = r"(?m)^(?:〔[0-9０-９]{1,3}〕|[⑴-⒇])[ \t\u3000]*"
+_NOTE_HEAD = r"(?m)^(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)[ \t\u3000]*"  # （⒊）: 阿Ｑ正传's notes
 _NOTE_END = r"(?=[ \t\u3000（(，,、：:]|$)"
 _PLACE_MARK = re.compile(r"^(?:[（(]今|[（(][A-Za-zＡ-Ｚａ-ｚ]|人[，。、）)])")
 
@@ -434,7 +464,27 @@ def glossed_term(word: str, text: str) -> bool:
     :data:`_TERM_GLOSS`): its sentences then name different things (one capital, then another)
     or nothing at all, and it is no page."""
     m = _note_on(word, text, _GLOSS_TAIL)
-    return m is not None and _TERM_GLOSS.search(m.group(1)) is not None
+    if m is not None and _TERM_GLOSS.search(m.group(1)) is not None:
+        return True
+    # the note may say it further on: "……所以这里用“独头茧”比喻自甘孤独的人"
+    return f"用“{word}”比喻" in text or f"用‘{word}’比喻" in text
+
+
+# A note's first sentence that says its head word is a kind of thing: "一种…" (a person is no
+# kind), or "…的床" for 宁式床 — the word's own last character as the head of the gloss.
+_KIND_NOTE_TAIL = re.compile(r"(?m)" + _NOTE_END + r"[\s\u3000：:，,]*([^。\n]{0,80})")
+
+
+def noted_as_kind(word: str, text: str) -> bool:
+    """Whether a note of ``text`` explains ``word`` as a kind of thing: its first sentence says
+    it is 一种… ("宁式床：浙江宁波一带制作的一种比较讲究的床") or ends with the word's last character
+    after 的 (…的床). True of no person; callers ask it of words typed as persons only (悟善社,
+    "一种封建迷信的道门组织", is a body)."""
+    m = _note_on(word, text, _KIND_NOTE_TAIL)
+    if m is None:
+        return False
+    gloss = m.group(1)
+    return "一种" in gloss or gloss.endswith("的" + word[-1])
 
 
 _GLOSS_TAIL = re.compile(r"((?:[\s\u3000：:，,]|原|指|泛|借|喻|比|语|这|此)[^\n]{0,80})")
@@ -511,6 +561,49 @@ def life_sign(word: str, text: str) -> bool:
     return False
 
 
+# What an author writes, after a name and 的: no place writes essays or keeps a diary (a
+# country's 小说 or 诗 are its literature, so they are not here).
+_AUTHORED_AFTER = re.compile(r"的(?:文章|论文|剧本|译文|日记|著作|演说|讲演)")
+
+
+def titled(word: str, text: str) -> bool:
+    """Whether ``text`` puts a person's title or kin right before ``word`` ("法国作家法朗士",
+    "大文学家法朗士"; not a compound noun after it: 诗人崇拜者) or gives it writings ("法朗士的
+    文章"): a person, whatever place tag the dictionary gives the name."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if _PERSON_BEFORE_MARK.search(text, max(0, start - 4), start) and text[
+            end : end + 1
+        ] not in ("者", "家"):
+            return True
+        if _AUTHORED_AFTER.match(text, end):
+            return True
+        start = text.find(word, end)
+    return False
+
+
+def always_quoted(word: str, text: str) -> bool:
+    """Whether every occurrence of ``word`` in ``text`` stands alone in quotation or title marks
+    ("这一场“龙虎斗”", "一碗‘龙虎斗’", "《龙虎斗》里的"): a term or a title the text talks about — a
+    dish, a slogan, a play — not someone it names. A name quoted as a name ("首次采用了“鲁迅”这一
+    笔名", 署名“…”) is not concerned."""
+    start = text.find(word)
+    if start < 0:
+        return False
+    while start >= 0:
+        end = start + len(word)
+        opened, closed = text[start - 1 : start], text[end : end + 1]
+        if not (
+            (opened in _QUOTE_OPEN and closed in _QUOTE_CLOSE) or (opened, closed) == ("《", "》")
+        ):
+            return False
+        if "名" in text[max(0, start - 4) : start] or "名" in text[end : end + 6]:
+            return False  # “鲁迅”这一笔名: the name itself, quoted
+        start = text.find(word, end)
+    return True
+
+
 def person_evidence(word: str, text: str) -> bool:
     """Whether ``text`` uses ``word`` as a person's name (see :data:`_PERSON_MARK`): the evidence
     a word the dictionary knows, or a two-character word, needs before it becomes a person's
@@ -541,6 +634,7 @@ _KIN_AFTER = re.compile(
 # What a person writes or says ("冯乃超的剧本", "胡适之的话"): a horsewhip has no essay.
 _WORK_AFTER = re.compile(r"^的(?:文章|论文|剧本|小说|诗|译文|译本|信|话|日记|著作|作品|演说|讲演)")
 _QUOTE_OPEN = frozenset("“‘「『")
+_QUOTE_CLOSE = frozenset("”’」』")
 _ADDRESS_END = frozenset("，！？,!?")
 
 
@@ -619,6 +713,8 @@ def fragment_of_longer(word: str, text: str) -> bool:
         if before in _NAME_DOT or after in _NAME_DOT:
             return True
         n += 1
+        if _PERSON_BEFORE_MARK.search(text, max(0, start - 4), start):
+            before = ""  # 作家|法朗士, 文学家|法朗士: a title and a name, not a longer name
         lefts[before] += 1
         rights[after] += 1
         start = text.find(word, end)
@@ -783,6 +879,8 @@ def central_names(
             continue  # 永平元年's 平元年: a year, not a name
         if not person_suffix and (used_as_predicate(w, text) or glossed_term(w, text)):
             continue  # 仇猫 'hating cats' (我是仇猫的), 象牙塔 (a note: 用以比喻…): no names
+        if name_shape(w, surnames) == "person" and noted_as_kind(w, text):
+            continue  # 宁式床: a note says it is a kind of bed, and a person is no kind
         if role_word(w, text, dictionary, freq) or any(
             w.endswith(h) and role_word(w[: -len(h)], text, dictionary, freq) for h in _ROLE_ADDRESS
         ):
