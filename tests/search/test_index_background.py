@@ -23,7 +23,9 @@ from wikikv.store.kb import KnowledgeBase
 from .test_index_staged import FIRST, SECOND, THIRD, _page, _run_files, _same_index, _stage
 
 # Chinese text: the runs' segmentations go to the worker and come back as memo keys.
-CJK = [_page(f"/z/c{i}", f"鲁迅的小说集《呐喊》第{i}篇 common") for i in range(4)]
+CJK = [_page(f"/z/c{i}", f"鲁迅的小说集《呐喊》第{i}篇 common") for i in range(4)] + [
+    _page("/z/%E5%91%90%E5%96%8A%E9%9B%86", "an escaped name: its segment decodes to CJK")
+]
 
 
 @pytest.fixture(autouse=True)

@@ -48,7 +48,7 @@ from wikikv.text.definitions import (
     tells_what_it_is,
     without_note_mark,
 )
-from wikikv.text.digest import is_heading, lead_sentence
+from wikikv.text.digest import is_heading, lead_of, lead_sentence
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
 # what a wikilink's target, and a footnote's path, can hold (WIKILINK, NOTE_LINE, and
@@ -545,11 +545,14 @@ def render_digest(
     return "\n".join(out) + "\n", meta
 
 
-def article_meta(d: DocAnalysis, text: str) -> FileMeta:
+def article_meta(d: DocAnalysis, text: str, analysed: bool = False) -> FileMeta:
+    """An article's metadata; ``analysed``: ``d`` is the whole analysis of ``text`` (not
+    slimmed for the render), whose split gives the lead without splitting the text again."""
+    lead = lead_of(text, d.sentences, d.informative) if analysed else lead_sentence(text, d.lang)
     return FileMeta(
         kind="article",
         title=d.title,
-        summary=lead_sentence(text, d.lang),
+        summary=lead,
         fingerprint=d.fingerprint,
         tags=[d.group] if d.group else [],
     )

@@ -673,7 +673,7 @@ class Compiler:
                 del received
                 for doc, a in zip(chunk, analyses, strict=True):
                     path = article_path(doc.id)
-                    meta = article_meta(a, doc.text)
+                    meta = article_meta(a, doc.text, analysed=True)
                     writer.put(path, doc.text, meta)
                     if indexer is not None:
                         indexer.add_path(path, doc.text, meta)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 # English: a terminator followed by space and an upper-case letter, a digit or a quote.
 _EN_BOUNDARY = re.compile(r"[.!?][\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
@@ -132,6 +134,29 @@ def lead_sentence(text: str, lang: str) -> str:
     for s in sents:
         if not is_heading(s.text):
             return _one_line(s.text)
+    return ""
+
+
+class Span(Protocol):
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+def lead_of(text: str, spans: Sequence[Span], informative: Sequence[int]) -> str:
+    """:func:`lead_sentence` of ``text`` from its split already made: its sentences' spans
+    (those of :func:`split_sentences`) and which of them are informative, in order. A build
+    has both from the analysis, and splitting every article again cost ~5 % of its first
+    phase."""
+    if informative:
+        first = spans[informative[0]]
+        return _one_line(text[first.start : first.end])
+    for span in spans:
+        line = text[span.start : span.end]
+        if not is_heading(line):
+            return _one_line(line)
     return ""
 
 
