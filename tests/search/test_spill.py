@@ -29,6 +29,15 @@ def test_a_run_reads_back_as_written_across_chunks(
     assert [p.name for p in tmp_path.iterdir()] == ["0000000000000000.run"]  # no temporary left
 
 
+def test_a_merge_reads_many_runs_in_smaller_chunks(tmp_path: Path) -> None:
+    """What a merge holds of its runs at once is bounded, not a chunk per run."""
+    assert spill.merge_chunk(1) == spill.READ_CHUNK
+    assert spill.merge_chunk(280) * 280 <= spill.MERGE_READ_BYTES
+    assert spill.merge_chunk(10**6) == spill.MIN_CHUNK
+    spill.write_run(tmp_path, b"\x01" * 8, iter(BLOCKS))
+    assert list(spill.read_run(tmp_path, b"\x01" * 8, chunk=40)) == BLOCKS
+
+
 def test_a_damaged_or_missing_run_is_not_intact(tmp_path: Path) -> None:
     seq = b"\x01" * 8
     size, digest = spill.write_run(tmp_path, seq, iter(BLOCKS))

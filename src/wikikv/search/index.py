@@ -767,7 +767,8 @@ def _merge_blocks(
     last block, and the last one marks the blocks done."""
     seqs = sorted(plan.complete)
     gone = [set(plan.superseded.get(seq, ())) for seq in seqs]
-    streams = [_tagged(i, spill.read_run(directory, seq)) for i, seq in enumerate(seqs)]
+    chunk = spill.merge_chunk(len(seqs))
+    streams = [_tagged(i, spill.read_run(directory, seq, chunk)) for i, seq in enumerate(seqs)]
     postings = ik.postings_range()[0]
     cursor = ik.run(b"\x00")
     # Once per staged part (600k for one copy of 2Wiki 6k): ops made with tuple.__new__ (no
