@@ -11,10 +11,16 @@ import ctypes
 import gc
 import multiprocessing as mp
 import os
+import pickle
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import Connection
+from typing import TypeVar
+
+T = TypeVar("T")
+_OK, _FAILED = b"\x00", b"\x01"
 
 _PR_SET_PDEATHSIG = 1
 
@@ -53,3 +59,31 @@ def become_worker(parent: int) -> None:
         return
     if os.getppid() != parent:  # pragma: no cover - the parent died before the request
         os._exit(0)
+
+
+def answer_each(
+    receive: Callable[[], T], answer: Callable[[T], bytes], results: Connection
+) -> None:
+    """A worker's loop: each request ``receive`` returns is answered on ``results`` (its error
+    pickled instead, for the parent to raise: see :func:`unpacked`) until the task pipe ends
+    or the parent is gone."""
+    while True:
+        try:
+            request = receive()
+        except EOFError:
+            return
+        try:
+            out = _OK + answer(request)
+        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
+            out = _FAILED + pickle.dumps(exc)
+        try:
+            results.send_bytes(out)
+        except OSError:  # the parent is gone (broken pipe): nobody wants the rest
+            return
+
+
+def unpacked(raw: bytes) -> memoryview:
+    """A worker's answer (see :func:`answer_each`), its error raised here as itself."""
+    if raw[:1] == _FAILED:
+        raise pickle.loads(raw[1:])
+    return memoryview(raw)[1:]

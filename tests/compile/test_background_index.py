@@ -40,6 +40,14 @@ def _paths_in_recorded_runs(kb: KnowledgeBase) -> set[str]:
     }
 
 
+def _serial_build(tmp_path: Path, corpus: Path) -> tuple[object, object]:
+    """The wiki and index a build with no worker writes."""
+    with open_store(f"lmdb://{tmp_path / 'serial'}?sync=false") as store:
+        kb = store.create_kb("kb")
+        Compiler(kb, options=CompileOptions(workers=1)).build(corpus)
+        return snapshot(kb), _index(kb)
+
+
 @pytest.fixture
 def background(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every phase of a small build in the background, in small runs; the workers started."""
@@ -60,34 +68,29 @@ def background(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_a_build_with_a_background_index_writes_the_serial_wiki_and_index(
     tmp_path: Path, hotpot_slice: Path, background: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with open_store(f"lmdb://{tmp_path / 'serial'}?sync=false") as s1:
-        serial = s1.create_kb("kb")
-        Compiler(serial, options=CompileOptions(workers=1)).build(hotpot_slice)
-        assert background == []  # one worker allowed: none forked
-        runs: list[int] = []
-        real = ix._commit_run
+    serial = _serial_build(tmp_path, hotpot_slice)
+    assert background == []  # one worker allowed: none forked
+    runs: list[int] = []
+    real = ix._commit_run
 
-        def counting(*args: object) -> int:
-            runs.append(1)
-            return real(*args)  # type: ignore[arg-type]
+    def counting(*args: object) -> int:
+        runs.append(1)
+        return real(*args)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(ix, "_commit_run", counting)
-        with open_store(f"lmdb://{tmp_path / 'background'}?sync=false") as s2:
-            kb = s2.create_kb("kb")
-            Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
-            assert len(background) == 1  # one worker, forked before the corpus was read
-            assert len(runs) > 4  # the small runs the fixture asks for
-            assert mp.active_children() == []
-            assert snapshot(kb) == snapshot(serial)
-            assert _index(kb) == _index(serial)
+    monkeypatch.setattr(ix, "_commit_run", counting)
+    with open_store(f"lmdb://{tmp_path / 'background'}?sync=false") as s2:
+        kb = s2.create_kb("kb")
+        Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
+        assert len(background) == 1  # one worker, forked before the corpus was read
+        assert len(runs) > 4  # the small runs the fixture asks for
+        assert mp.active_children() == []
+        assert (snapshot(kb), _index(kb)) == serial
 
 
 def test_a_build_killed_with_a_run_in_flight_resumes_to_the_same_wiki(
     tmp_path: Path, hotpot_slice: Path, background: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with open_store(f"lmdb://{tmp_path / 'clean'}?sync=false") as s1:
-        clean = s1.create_kb("kb")
-        Compiler(clean, options=CompileOptions(workers=1)).build(hotpot_slice)
+    clean = _serial_build(tmp_path, hotpot_slice)
     real = ix._commit_run
     recorded: list[int] = []
 
@@ -114,5 +117,4 @@ def test_a_build_killed_with_a_run_in_flight_resumes_to_the_same_wiki(
         monkeypatch.setattr(ix, "_commit_run", real)
         report = Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
         assert report.resumed
-        assert snapshot(kb) == snapshot(clean)
-        assert _index(kb) == _index(clean)
+        assert (snapshot(kb), _index(kb)) == clean

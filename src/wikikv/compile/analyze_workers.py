@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 import multiprocessing as mp
 import os
-import pickle
 import queue
 import resource
 import threading
@@ -35,7 +34,7 @@ from wikikv.compile.analyze import analyze_documents
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
 from wikikv.errors import AnalysisWorkerFailed
-from wikikv.forked import become_worker, can_fork, cpus, frozen_heap
+from wikikv.forked import answer_each, become_worker, can_fork, cpus, frozen_heap, unpacked
 from wikikv.llm.base import CompileProvider
 from wikikv.llm.extractive import ExtractiveProvider
 
@@ -46,7 +45,6 @@ PARALLEL_MIN_CHARS = 500_000
 # through a flush; their waiting results take ~1.8 bytes per byte of text.
 AHEAD_CHARS = 16 << 20
 
-_OK, _FAILED = b"\x00", b"\x01"
 _decoder = msgspec.msgpack.Decoder(list[DocAnalysis])
 _encoder = msgspec.msgpack.Encoder()
 
@@ -166,9 +164,7 @@ class AnalysisStream:
             raise AnalysisWorkerFailed(
                 f"analysis worker {proc.pid} exited with code {proc.exitcode}"
             )
-        if raw[:1] == _FAILED:
-            raise pickle.loads(raw[1:])
-        return _decoder.decode(memoryview(raw)[1:])
+        return _decoder.decode(unpacked(raw))
 
     def close(self) -> None:
         """End the workers: each reads the end of its task pipe and exits; stopped early
@@ -214,16 +210,8 @@ def _serve(
         conn.close()
     assert _job is not None
     chunks, provider, fast_zh = _job
-    while True:
-        try:
-            i = tasks.recv()
-        except EOFError:
-            return
-        try:
-            out = _OK + _encoder.encode(analyze_documents(chunks[i], provider, 1, fast_zh))
-        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
-            out = _FAILED + pickle.dumps(exc)
-        try:
-            results.send_bytes(out)
-        except OSError:  # the parent is gone (broken pipe): nobody wants the rest
-            return
+    answer_each(
+        tasks.recv,
+        lambda i: _encoder.encode(analyze_documents(chunks[i], provider, 1, fast_zh)),
+        results,
+    )

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import pickle
 import weakref
 from collections import defaultdict, deque
 from collections.abc import Iterable
@@ -28,7 +27,7 @@ from typing import Any
 import msgspec
 
 from wikikv.errors import IndexWorkerFailed
-from wikikv.forked import become_worker, frozen_heap
+from wikikv.forked import answer_each, become_worker, frozen_heap, unpacked
 from wikikv.search import spill
 from wikikv.search.analysis import (
     _BUCKET_BYTE,
@@ -130,7 +129,6 @@ class _Job(msgspec.Struct, array_like=True):
     wanted: list[str]  # the runs whose segmentation the store lacks: sent back
 
 
-_OK, _FAILED = b"\x00", b"\x01"
 _job_enc = msgspec.msgpack.Encoder()
 _job_dec = msgspec.msgpack.Decoder(_Job)
 _run_dec = msgspec.msgpack.Decoder(StagedRun)
@@ -190,9 +188,7 @@ class Stager:
             raw = self._results.recv_bytes()
         except (EOFError, OSError) as exc:  # the pipe ends when the worker, its writer, dies
             raise self._failed() from exc
-        if raw[:1] == _FAILED:
-            raise pickle.loads(raw[1:])
-        run = _run_dec.decode(memoryview(raw)[1:])
+        run = _run_dec.decode(unpacked(raw))
         for chars, words in run.segmentations.items():
             remember_segmentation(chars, words)  # so the run's memo ops can be made here
         return run
@@ -223,25 +219,18 @@ def _serve(
     become_worker(parent)
     for conn in inherited:  # the parent's ends: the pipes must end with the parent
         conn.close()
-    while True:
-        try:
-            raw = tasks.recv_bytes()
-        except EOFError:
-            return
-        try:
-            job = _job_dec.decode(raw)
-            del raw
-            for chars, words in job.known.items():
-                remember_segmentation(chars, words)
-            run = analyse_run(job.pages, Path(job.directory), job.seq)
-            for chars in job.wanted:
-                found = memo_words(chars)
-                if found is not None:
-                    run.segmentations[chars] = found
-            out = _OK + _job_enc.encode(run)
-        except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
-            out = _FAILED + pickle.dumps(exc)
-        try:
-            results.send_bytes(out)
-        except OSError:  # the parent is gone (broken pipe): nobody wants the rest
-            return
+    answer_each(tasks.recv_bytes, _analysed, results)
+
+
+def _analysed(raw: bytes) -> bytes:
+    """One job's answer: its run, analysed and written."""
+    job = _job_dec.decode(raw)
+    del raw
+    for chars, words in job.known.items():
+        remember_segmentation(chars, words)
+    run = analyse_run(job.pages, Path(job.directory), job.seq)
+    for chars in job.wanted:
+        found = memo_words(chars)
+        if found is not None:
+            run.segmentations[chars] = found
+    return _job_enc.encode(run)
