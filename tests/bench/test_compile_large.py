@@ -93,8 +93,10 @@ def test_a_kept_store_takes_more_adds_on_a_copy(tmp_path: Path) -> None:
     assert len(adds["incremental_adds"]) == 2
     assert all(a["model_reads"] and not a["fallback"] for a in adds["incremental_adds"])
     assert all(a["added"] == 1 for a in adds["incremental_adds"])
-    # the kept store is left as it was, for the next run
+    # the kept store is left as it was, for the next run; the copy and the scratch files go
     assert {p.name: p.read_bytes() for p in kept.rglob("*") if p.is_file()} == files
+    assert not (tmp_path / "work").exists()
+    assert sorted(p.name for p in keep.iterdir()) == ["store-1", "store-1.json"]
 
 
 def test_fit_draws_a_line_through_the_sizes() -> None:

@@ -167,6 +167,7 @@ def _add_one(kb: Any, extra: dict[str, str], workdir: Path, i: int, options: Any
     t, cpu = time.perf_counter(), time.process_time()
     added = Compiler(kb, options=options).add(one)
     wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+    one.unlink()  # scratch: beside a store --keep keeps, it would stay
     return {
         "wall_s": round(wall, 3),
         "cpu_s": round(cpu, 3),
@@ -263,8 +264,11 @@ def run_adds(kept: Path, work: Path, count: int = ADDS) -> dict[str, Any]:
     kb = store.kb("large")
     options = gated(index=about["index"])
     Compiler(kb, options=options)  # warm the imports, as a built process has them
-    adds = [_add_one(kb, extra, work, i, options) for i, extra in enumerate(extras)]
-    store.close()
+    try:
+        adds = [_add_one(kb, extra, work, i, options) for i, extra in enumerate(extras)]
+    finally:
+        store.close()
+        shutil.rmtree(work, ignore_errors=True)  # a copy of the kept store: ~9 GB at 36 copies
     return {
         "copies": n,
         "incremental_add_s": _median([a["wall_s"] for a in adds]),
