@@ -110,3 +110,12 @@ def test_a_book_named_like_a_place_stays_a_book() -> None:
     counts = CandidateCounts()
     counts.add([tower])
     assert candidate_entity("雷峰塔", counts).kind == "place"
+
+
+def test_a_word_listed_among_common_nouns_is_a_thing() -> None:
+    known = {"悬崖": "n", "沼泽": "n", "鲁迅": "nr", "胡适": "nr"}
+    assert reader.listed_with_nouns("荆丛", "前面是悬崖，荆丛，沼泽，都不怕。", known)
+    assert not reader.listed_with_nouns("周作人", "鲁迅、周作人、胡适都来了。", known)
+    assert not reader.listed_with_nouns("周作人", "沼泽、周作人、鲁迅都来了。", known)
+    text = "前面是深渊，荆棘，狭谷，火坑，都由我自己负责。"
+    assert not [m for m in mentions(text) if m.surface == "荆棘"]

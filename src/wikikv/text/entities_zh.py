@@ -262,6 +262,13 @@ def chinese_mentions(
             weak = ev == ""
             if weak and reader.always_quoted(word, text):
                 continue  # ‘龙虎斗’, a dish: a term the text quotes, with no sign of a name
+            if (
+                weak
+                and kind == "person"
+                and freq.get(word, 0) >= _IN_GENERAL_USE
+                and reader.listed_with_nouns(word, text, known)
+            ):
+                continue  # 深渊，荆棘，狭谷: a common word among things, with no sign of a name
         if kind == "place" and known is not None and len(word) >= 3:
             sign = signs.get(word)
             if sign is None:
@@ -617,6 +624,7 @@ def _used_as_name(word: str, flag: str, kind: str, text: str, freq: dict[str, in
 
 
 _PLACE_WELL_KNOWN = 10_000
+_IN_GENERAL_USE = 50  # a dictionary word this frequent is a word, whatever its tag
 _PREPOSITIONS = frozenset("于为以将对向从把被给")
 
 

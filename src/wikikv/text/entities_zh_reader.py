@@ -583,6 +583,27 @@ def titled(word: str, text: str) -> bool:
     return False
 
 
+_LIST_MARK = frozenset("，、")
+
+
+def listed_with_nouns(word: str, text: str, dictionary: dict[str, str]) -> bool:
+    """Whether ``text`` lists ``word`` between two nouns of the dictionary, one of them a common
+    noun and neither a person's name ("前面是深渊，荆棘，狭谷": 'abyss, thorns, gorge'): a thing
+    among things. A list of people has names in it (吴稚晖、周作人、鲁迅), or goes on with a verb
+    (章太炎、邹容，杀害…)."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if text[start - 1 : start] in _LIST_MARK and text[end : end + 1] in _LIST_MARK:
+            before, after = text[max(0, start - 3) : start - 1], text[end + 1 : end + 3]
+            tags = (dictionary.get(before, ""), dictionary.get(after, ""))
+            nouns = all(t.startswith("n") and not t.startswith("nr") for t in tags)
+            if nouns and "n" in tags:
+                return True
+        start = text.find(word, end)
+    return False
+
+
 def always_quoted(word: str, text: str) -> bool:
     """Whether every occurrence of ``word`` in ``text`` stands alone in quotation or title marks
     ("这一场“龙虎斗”", "一碗‘龙虎斗’", "《龙虎斗》里的"): a term or a title the text talks about — a
