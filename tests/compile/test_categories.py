@@ -17,6 +17,7 @@ from wikikv.compile.categories import (
     draw_category,
     entity_chain,
     lead_category,
+    lead_head,
     modifier,
     plural,
     qualifier_category,
@@ -263,6 +264,34 @@ def test_a_kind_noun_ending_like_a_participle_is_a_head() -> None:
     assert lead_category("The German longhaired pointer (GLP) is a breed of dog.") == "breed"
     sentence = "The Beautiful Monsters Tour was a North American concert tour co-headlined by Hole."
     assert lead_category(sentence) == "tour"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "head"),
+    [
+        ("Olearia canescens is a shrub belonging to the family Asteraceae.", "shrub"),
+        ("The BC Lions are a professional Canadian football team competing in the CFL.", "team"),
+        ("X is an electrified double track railway running between A and B.", "railway"),
+        ("Y is an American football running back for the Beavers.", "back"),  # a position
+        ("Carole Post is the Deputy Chief Operating Officer of USF Health.", "officer"),
+        ("Z is the only progressive think tank specifically focussing on policy.", "tank"),
+    ],
+)
+def test_a_participle_clause_ends_the_noun_phrase(sentence: str, head: str) -> None:
+    assert lead_head(sentence) == head
+
+
+def test_a_mountain_range_is_not_filed_under_ranges() -> None:
+    assert plural(lead_category("The Karakoram is a large mountain range spanning borders.")) == (
+        "mountain ranges"
+    )
+
+
+def test_a_people_is_filed_among_peoples() -> None:
+    assert (
+        plural(lead_category("The Olkola were an Indigenous Australian people of Queensland."))
+        == "peoples"
+    )
 
 
 def test_a_tournament_draw_is_filed_by_its_title_not_its_lead() -> None:

@@ -31,7 +31,12 @@ _NP_END = re.compile(
     r"at|to|based|located|directed|written|produced|released|known|born|situated|founded|"
     r"created|published|starring|where|between|under|near|about|as|since|during|after|"
     r"before|until|serving|playing|best|featuring|recorded|starring|set|consisting|made|"
-    r"currently|formerly|previously|originally|mainly|primarily|mostly|also|now|still)\b)",
+    r"currently|formerly|previously|originally|mainly|primarily|mostly|also|now|still|"
+    # a participle that opens a clause ("a shrub belonging to", "a team representing")
+    r"belonging|running (?:between|from|through|along|across)|representing|speciali[sz]ing|"
+    r"living|focus+ing|comprising|"
+    r"containing|connecting|linking|spanning|flowing|depicting|describing|involving|"
+    r"including|competing|performing|providing)\b)",
     re.IGNORECASE,
 )
 # "developed", "co-headlined"; not a kind noun that ends the same way ("a breed of dog").
@@ -77,6 +82,7 @@ _NOT_HEAD = {
     "eldest",
     "youngest",
     "same",
+    "specifically",
     "best",
     "second-largest",
     "largest",
@@ -121,7 +127,8 @@ _IRREGULAR = {
     "series": "series",
     "species": "species",
     "genus": "genera",
-    "people": "people",
+    "people": "peoples",  # "were an Indigenous Australian people": a people, not persons
+    "range": "mountain ranges",  # "/places/ranges" reads as a range of names
     "footballer": "footballers",
     "fish": "fish",
     "aircraft": "aircraft",
