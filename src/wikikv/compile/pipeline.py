@@ -76,6 +76,9 @@ INDEX_FLUSH_CHARS = 16 << 20
 BACKGROUND_FLUSH_CHARS = 4 << 20
 # Pages past which phase B writes its index runs in a worker: about what one flush holds.
 BACKGROUND_MIN_PAGES = 10_000
+# Corpus bytes past which a build forks its index worker: the pages phase B writes hold ~10x
+# the corpus's text (entity pages quote it), so 1 MiB makes several background flushes.
+BACKGROUND_MIN_BYTES = 1 << 20
 
 
 @contextmanager
@@ -308,14 +311,14 @@ class Compiler:
 
     def _index_worker(self, corpus: Path) -> Any:
         """The worker that analyses a first build's index runs while the build goes on, when
-        the corpus holds several flushes of text and a second CPU is there; forked before the
+        the build will flush several times and a second CPU is there; forked before the
         corpus is read, while this process is small: what the two share, and this process
         then frees or changes, stays in the worker as its own copy."""
         if not (self.options.index and self.options.workers > 1):
             return None
         if getattr(self.provider, "use_existing", None) is not None:  # not staged: LLM mode
             return None
-        if _bytes_on_disk(corpus) <= BACKGROUND_FLUSH_CHARS:
+        if _bytes_on_disk(corpus) <= BACKGROUND_MIN_BYTES:
             return None
         try:
             from wikikv.search.index import stageable
