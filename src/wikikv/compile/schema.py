@@ -79,14 +79,16 @@ class RoutingPlan(msgspec.Struct):
         return out
 
     def directories(self) -> list[str]:
-        """Every directory label the plan can produce."""
-        out: list[str] = []
-        for label in [*self.groups.values(), self.other, *self.labels]:
+        """Every directory label the plan can produce, in first-seen order."""
+        # dicts, not a list's `in`: a split "other" maps every label of its members (100k+
+        # at 100 MB of corpus) to a few directories, and the routing asks this per round
+        out: dict[str, None] = {}
+        for label in dict.fromkeys([*self.groups.values(), self.other, *self.labels]):
             cut = self.cuts.get(label)
-            for lab in cut.labels if cut is not None else [label]:
-                if lab and lab not in out:
-                    out.append(lab)
-        return out
+            for lab in cut.labels if cut is not None else (label,):
+                if lab:
+                    out[lab] = None
+        return list(out)
 
 
 class Schema(msgspec.Struct):

@@ -245,8 +245,10 @@ def kind_by_suffix(name: str, weak: bool = True) -> str | None:
     """The type a Chinese name's ending sets: 鲁镇 → place, 创造社 → org, 七斤嫂 → person.
     With ``weak``, also the one-character place endings that given names share (see
     :data:`_WEAK_PLACE_SUFFIX`), for a name of three characters or more."""
-    if len(name) < 2 or "·" in name:
-        return None  # 礼记·大学: a chapter of a book, 堂·吉诃德: a transliterated name
+    if len(name) < 2 or "·" in name or name.isascii():
+        # 礼记·大学: a chapter of a book, 堂·吉诃德: a transliterated name; every ending below
+        # is Chinese (an English build's derive asks this of every name)
+        return None
     if name.endswith(_NOT_ORG_ENDINGS):
         return None  # 改造社会: society, not a society; 教育当局: the authorities
     for suffixes, kind in (
