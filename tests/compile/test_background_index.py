@@ -54,6 +54,7 @@ def background(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(pipeline, "can_fork", lambda: True)
     monkeypatch.setattr(pipeline, "BACKGROUND_MIN_PAGES", 0)
     monkeypatch.setattr(pipeline, "BACKGROUND_FLUSH_CHARS", 30_000)
+    monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 30_000)
     monkeypatch.setattr(pipeline, "BACKGROUND_MIN_BYTES", 30_000)
     started: list[int] = []
     real = staging.Stager.__init__
