@@ -120,3 +120,31 @@ def test_a_build_killed_with_a_run_in_flight_resumes_to_the_same_wiki(
         report = Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
         assert report.resumed
         assert (snapshot(kb), _index(kb)) == clean
+
+
+def test_a_background_writer_flushes_as_many_characters_as_the_corpus_has_bytes(
+    tmp_path: Path,
+) -> None:
+    """At least BACKGROUND_FLUSH_CHARS (a small build's last run stays short), at most
+    INDEX_FLUSH_CHARS (every run adds a part to the merge of each common word's block)."""
+    sizes = {
+        1_000: pipeline.BACKGROUND_FLUSH_CHARS,
+        8 << 20: 8 << 20,
+        1 << 30: pipeline.INDEX_FLUSH_CHARS,
+    }
+    with open_store(f"lmdb://{tmp_path / 's'}?sync=false") as store:
+        compiler = Compiler(store.create_kb("kb"), options=CompileOptions(workers=2))
+        for size, want in sizes.items():
+            compiler._stager, compiler._corpus_bytes = staging.Stager(), size
+            try:
+                indexer = compiler._indexer(background=True)
+                assert indexer is not None
+                assert indexer.writer.background
+                assert indexer.flush_chars == want
+                indexer.close()
+            finally:
+                compiler._stager.close()
+        compiler._stager = None
+        serial = compiler._indexer(background=True)  # no worker: the serial flush size
+        assert serial is not None
+        assert serial.flush_chars == pipeline.INDEX_FLUSH_CHARS
