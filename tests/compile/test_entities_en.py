@@ -124,6 +124,21 @@ def test_people_are_typed_from_the_words_around_their_names() -> None:
     assert found["Rome"] != "person"  # "the capital of Italy" is no role of a person
 
 
+def test_a_question_word_alone_is_no_name() -> None:
+    """ "Now What?" and "What's on TV" named a page "What"; a title that opens with one keeps it,
+    and "the Who" is the band."""
+    text = (
+        'She ran the campaign for "You\'re Fifty — Now What?" in 2001. Its titles include '
+        '"What\'s on TV" and "Country Life". He watched "How I Met Your Mother" with Ann Vale. '
+        "He played with the English rock band the Who."
+    )
+    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    assert "What" not in found
+    assert "How I Met Your Mother" in found
+    assert "Who" in found
+    assert "Ann Vale" in found
+
+
 def test_the_head_noun_of_a_definition_sets_the_kind() -> None:
     princess = "Margaret of Valois (1553–1615) was a French princess of the Valois dynasty."
     assert classify_title("Margaret of Valois", princess, "en") == "person"

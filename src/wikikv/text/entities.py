@@ -132,6 +132,10 @@ _SKIP_SINGLE = frozenset(
     Later Early Although Because Through Until Upon Within Without His Hers Him We Our You I
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
+# Capitalised alone only in a title or a question ("Now What?", "What's on TV"): never a name
+# by themselves (a title that opens with one, "How I Met Your Mother", keeps it in its run).
+# Not "Who": mid-sentence it is the band ("the English rock band the Who").
+_QUESTION_WORDS = frozenset("What Whom Whose Which Why How Where".split())
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 # A quoted or bracketed nickname inside a full name: 'Christopher James "Chris" Evans'.
@@ -582,7 +586,9 @@ def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> b
         return False
     if len(run) == 1:
         w = run[0].rstrip(".")
-        if sentence_initial or w in _SKIP_SINGLE or _DEMONYM.match(w) or len(w) < 3:
+        if sentence_initial or w in _SKIP_SINGLE or w in _QUESTION_WORDS or len(w) < 3:
+            return False
+        if _DEMONYM.match(w):
             return False
         if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
             return False
