@@ -52,7 +52,6 @@ def _serial_build(tmp_path: Path, corpus: Path) -> tuple[object, object]:
 def background(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every phase of a small build in the background, in small runs; the workers started."""
     monkeypatch.setattr(pipeline, "can_fork", lambda: True)
-    monkeypatch.setattr(pipeline, "BACKGROUND_MIN_PAGES", 0)
     monkeypatch.setattr(pipeline, "BACKGROUND_FLUSH_CHARS", 30_000)
     monkeypatch.setattr(pipeline, "INDEX_FLUSH_CHARS", 30_000)
     monkeypatch.setattr(pipeline, "BACKGROUND_MIN_BYTES", 30_000)
@@ -137,7 +136,7 @@ def test_a_background_writer_flushes_as_many_characters_as_the_corpus_has_bytes(
         for size, want in sizes.items():
             compiler._stager, compiler._corpus_bytes = staging.Stager(), size
             try:
-                indexer = compiler._indexer(background=True)
+                indexer = compiler._indexer()
                 assert indexer is not None
                 assert indexer.writer.background
                 assert indexer.flush_chars == want
@@ -145,6 +144,6 @@ def test_a_background_writer_flushes_as_many_characters_as_the_corpus_has_bytes(
             finally:
                 compiler._stager.close()
         compiler._stager = None
-        serial = compiler._indexer(background=True)  # no worker: the serial flush size
+        serial = compiler._indexer()  # no worker: the serial flush size
         assert serial is not None
         assert serial.flush_chars == pipeline.INDEX_FLUSH_CHARS

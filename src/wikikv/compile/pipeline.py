@@ -76,8 +76,6 @@ INDEX_FLUSH_CHARS = 16 << 20
 # to INDEX_FLUSH_CHARS, since every run adds a part to the merge of each common word's block
 # (4 MiB runs at 100 MB of corpus: the merge 55 -> 82 s).
 BACKGROUND_FLUSH_CHARS = 4 << 20
-# Pages past which phase B writes its index runs in a worker: about what one flush holds.
-BACKGROUND_MIN_PAGES = 10_000
 # Corpus bytes past which a build forks its index worker: the pages phase B writes hold ~10x
 # the corpus's text (entity pages quote it), so 1 MiB makes several background flushes.
 BACKGROUND_MIN_BYTES = 1 << 20
@@ -649,7 +647,7 @@ class Compiler:
         self.progress("analyse", 0, len(todo))
         # Articles are searchable too: nav answers "which texts mention X" from their full text
         # (digests alone hold a few sentences per document).
-        indexer = self._indexer(background=sum(len(d.text) for d in todo) > BACKGROUND_FLUSH_CHARS)
+        indexer = self._indexer()
         try:
             self._analyse_and_write(todo, step, writer, pages, progress, indexer, out)
         finally:
@@ -779,8 +777,7 @@ class Compiler:
         stale = want.stale if want.partial else [p for p in pages.sigs if p not in want.sigs]
         todo_files = [p for p in todo if p not in want.dirs]
         todo_dirs = sorted((p for p in todo if p in want.dirs), key=lambda p: -p.count("/"))
-        # many pages: a worker analyses each index run while the next batch renders
-        indexer = self._indexer(background=len(todo_files) >= BACKGROUND_MIN_PAGES)
+        indexer = self._indexer()
         try:
             self._render_all(
                 want, writer, pages, progress, report, indexer, todo_files, todo_dirs, stale
@@ -871,16 +868,15 @@ class Compiler:
         self._save(writer, pages, progress, n, indexer)
         self.progress("render", total, total)
 
-    def _indexer(self, background: bool = False) -> _Indexer | None:
+    def _indexer(self) -> _Indexer | None:
         """The search index writer of a phase. It stages its flushes (merged at the end of
         phase B: see wikikv.search.index.merge_staged) when the index has nothing yet, unless
-        the provider searches the kb while it analyses (LLM mode: SelectPages); ``background``
-        (a phase of several flushes): a forked worker analyses the staged runs meanwhile."""
+        the provider searches the kb while it analyses (LLM mode: SelectPages); the build's
+        index worker, if it forked one (a large first build), analyses the runs meanwhile."""
         if not self.options.index:
             return None
         staged = getattr(self.provider, "use_existing", None) is None
-        worker = self._stager if background and staged else None
-        indexer = _indexer(self.kb, staged, worker or False)
+        indexer = _indexer(self.kb, staged, (staged and self._stager) or False)
         if indexer is not None:
             indexer.moved_from = self.options.moved_from
             if indexer.writer.background:  # ~10 runs of phase B's pages, 60 at 100 MB

@@ -597,9 +597,10 @@ VOCAB_DONE_MAX = 1 << 20  # words an IndexWriter remembers as written (about 60 
 
 
 class _RunRecord(msgspec.Struct, array_like=True):
-    """A run's completion record: its stats (:func:`~wikikv.search.staging.run_stats`), and the size and digest of
-    its run file (:mod:`wikikv.search.spill`). A record of a build before run files holds the
-    stats alone (its blocks were staged in the store, under ``I r``)."""
+    """A run's completion record: its stats (:func:`~wikikv.search.staging.run_stats`), and
+    the size and digest of its run file (:mod:`wikikv.search.spill`). A record of a build
+    before run files holds the stats alone (its blocks were staged in the store, under
+    ``I r``)."""
 
     stats: list[int]
     size: int = -1
