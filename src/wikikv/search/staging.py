@@ -225,7 +225,6 @@ def _serve(
 def _analysed(raw: bytes) -> bytes:
     """One job's answer: its run, analysed and written."""
     job = _job_dec.decode(raw)
-    del raw
     for chars, words in job.known.items():
         remember_segmentation(chars, words)
     run = analyse_run(job.pages, Path(job.directory), job.seq)
