@@ -80,6 +80,27 @@ def answer_each(
             results.send_bytes(out)
         except OSError:  # the parent is gone (broken pipe): nobody wants the rest
             return
+        del request, out
+        release_free_memory()
+
+
+def release_free_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc keeps what a request freed, so
+    a worker would hold its largest request's memory for the rest of the build)."""
+    if _libc is not None:
+        _libc.malloc_trim(0)
+
+
+def _glibc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL(None)
+        libc.malloc_trim  # noqa: B018 - glibc only: musl and macOS have no malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_libc = _glibc()
 
 
 def unpacked(raw: bytes) -> memoryview:

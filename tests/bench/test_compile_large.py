@@ -69,6 +69,7 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         assert row["documents"] == 3 * row["copies"]
         assert row["peak_rss_mb"] > 0
         assert row["peak_anon_mb"] > 0
+        assert row["peak_build_tree_mb"] > 0
         # each of the copy-after-last's three documents added on its own, by the local path
         assert row["incremental_added"] == len(row["incremental_adds"]) == 3
         assert all(a["model_reads"] and not a["fallback"] for a in row["incremental_adds"])

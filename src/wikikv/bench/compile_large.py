@@ -33,11 +33,14 @@ ADDS = 5  # incremental adds timed after each build (the median is reported)
 class _AnonPeak:
     """Samples this process's anonymous resident memory (what the heap holds, without the
     store's file-backed pages) every few milliseconds and keeps the peak; and, less often, the
-    memory its worker processes hold privately (forked, they share the rest with it)."""
+    memory its worker processes hold privately (forked, they share the rest with it), and the
+    peak of the whole build at one instant: this process's resident memory plus its workers'
+    private memory, sampled together (the two peaks need not fall at the same time)."""
 
     def __init__(self) -> None:
         self.peak_kb = 0
         self.workers_peak_kb = 0
+        self.tree_peak_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -46,7 +49,9 @@ class _AnonPeak:
         while not self._stop.is_set():
             self.peak_kb = max(self.peak_kb, _status_kb("RssAnon"))
             if tick % WORKER_SAMPLE_TICKS == 0:
-                self.workers_peak_kb = max(self.workers_peak_kb, _children_private_kb())
+                workers = _children_private_kb()
+                self.workers_peak_kb = max(self.workers_peak_kb, workers)
+                self.tree_peak_kb = max(self.tree_peak_kb, _status_kb("VmRSS") + workers)
             tick += 1
             self._stop.wait(0.02)
 
@@ -145,6 +150,8 @@ def build_one(
         "peak_anon_with_add_mb": round(anon.peak_kb / 1024, 0),
         # the analysis and index workers' private memory at its peak (sampled every ~0.5 s)
         "peak_workers_private_mb": round(anon.workers_peak_kb / 1024, 0),
+        # the build's processes together at one instant: what the machine must hold
+        "peak_build_tree_mb": round(anon.tree_peak_kb / 1024, 0),
         "store_mb": round(_dir_size(workdir) / 2**20, 0),
         # the median of the adds, each a new document added on its own
         "incremental_add_s": _median([a["wall_s"] for a in adds]),
@@ -232,7 +239,8 @@ def run_large(
                     f"cpu {row['cpu_s']} s ({row['mb_per_cpu_s']} MB per cpu-s, "
                     f"{row['cpu_s_per_mb']} cpu-s/MB), load {row['load_avg'][0]}, "
                     f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}, "
-                    f"workers' own {row['peak_workers_private_mb']:.0f}), "
+                    f"workers' own {row['peak_workers_private_mb']:.0f}; "
+                    f"all processes at once {row['peak_build_tree_mb']:.0f}), "
                     f"add (median of {len(row['incremental_adds'])}) {row['incremental_add_s']} s"
                     f" (cpu {row['incremental_add_cpu_s']} s"
                     f"{', derived everything: ' + row['incremental_add_fallback'] if row['incremental_add_fallback'] else ''})"
