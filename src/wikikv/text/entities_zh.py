@@ -233,6 +233,12 @@ def chinese_mentions(
                 continue
         if _overlaps(taken, start, pos):
             continue
+        if (
+            kind in ("place", "person")
+            and known is not None
+            and common_words.institution_prefix(word, text, pos)
+        ):
+            continue  # 宁海|中学, 广东省|立第一中学校: a school's name, not the place it is in
         suffix = reader.kind_by_suffix(word)
         if suffix is not None and not (kind == "person" and reader.weak_place(word)):
             kind = suffix

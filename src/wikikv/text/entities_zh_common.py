@@ -5,6 +5,8 @@ docs/entities.md ("Fifth round")."""
 
 from __future__ import annotations
 
+import re
+
 from wikikv.text import entities_zh_reader as reader
 
 # What a body has whoever it is: an office named by a function every society, school or party
@@ -100,3 +102,22 @@ def reduplicated(word: str, text: str, known: dict[str, str], freq: dict[str, in
         described += text[end : end + 1] in ("的", "地")
         start = text.find(word, end)
     return total > 0 and described * 2 >= total and word in known
+
+
+# The head of a school's, a hospital's or a library's name right after a place or a person: the
+# name is the institution's (宁海中学, 德国医院, 北京图书馆, 广慈医院), not a mention of what it
+# is named after. A province, county or city before 立 'established by' and such a head is the
+# same ("广东省立第一中学校", "广州市立师范学校"); 国立 after a city is not ("北京国立各校": the
+# national schools in Peking).
+_INSTITUTION_HEAD = r"(?:中学校?|小学校?|大学校?|学校|学堂|师范|医院|图书馆|学院|学园)"
+_INSTITUTION_AFTER = re.compile(_INSTITUTION_HEAD)
+_ESTABLISHED_BY = re.compile(r"立(?:第[一二三四五六七八九十\d]{1,3})?" + _INSTITUTION_HEAD)
+_ESTABLISHERS = frozenset("省县市")
+
+
+def institution_prefix(word: str, text: str, end: int) -> bool:
+    """Whether ``word``, ending at ``end`` of ``text``, opens the name of a school, a hospital
+    or a library there (宁海|中学, 广东省|立第一中学校) rather than naming a place or a person."""
+    if _INSTITUTION_AFTER.match(text, end):
+        return True
+    return word[-1] in _ESTABLISHERS and _ESTABLISHED_BY.match(text, end) is not None

@@ -896,6 +896,8 @@ def central_names(
             w.endswith(h) and len(w) == len(h) + 1 for h in SURNAME_HONORIFIC
         ):
             continue  # 刘先生, 章氏 (but 子君, 沛君 are given names)
+        if len(w) == 2 and w[0] in surnames and w[1] == "家":
+            continue  # 何家 'the He household' (the doctor's house in 明天), 赵家: no person
         if w in KINSHIP or w[0] in BAD_FIRST or (w[-1] in BAD_LAST and not person_suffix):
             continue
         if any(ch in NOT_IN_NAME for ch in w) or w.endswith("元年"):
@@ -976,14 +978,20 @@ def central_names(
         if tag is not None and used_as_common_word(w, text) and not strong and not placed:
             continue
         kind = shape or "person"
-        if kind == "person" and kind_by_suffix(w) is None and not w.startswith(_NAME_PREFIX):
+        if kind == "person" and kind_by_suffix(w) is None:
             # 罗汉豆, 经济权: a common word and one character more is a noun (陈老五 and
             # 汪精卫 are names: 陈老 and 汪精 are no words); so is a two-character word the
-            # dictionary holds (马鞭) — unless the text shows a sign of a name
+            # dictionary holds (马鞭), with 小 or 老 too, which make common words as well as
+            # names (小鸭 'duckling', 老旦 the old woman's role of an opera; 阿 makes names
+            # only: 阿Q) — unless the text shows a sign of a name
             dictionary_noun = (
-                tag is not None and not tag.startswith(("nrt", "ns", "nt")) and len(w) != 3
+                tag is not None
+                and not tag.startswith(("nrt", "ns", "nt"))
+                and len(w) != 3
+                and not w.startswith("阿")
             )
-            if (dictionary_noun or common_head(w, dictionary, freq)) and not name_signs(w, text):
+            head = not w.startswith(_NAME_PREFIX) and common_head(w, dictionary, freq)
+            if (dictionary_noun or head) and not name_signs(w, text):
                 continue  # 马鞭, 罗汉豆: a noun that acts in a story but shows no sign of a name
         out[w] = kind
     for ch in _one_character_names(text, freq):

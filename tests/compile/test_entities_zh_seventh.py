@@ -1,0 +1,63 @@
+"""Issue 8, Chinese compile side (reader pass of 2026-11-27, small hours): a place that opens a
+school's name, dictionary words with a name's prefix, a household, and titles a note names or
+glosses — each on a small text written here."""
+
+from __future__ import annotations
+
+from wikikv.text import digest as dg
+from wikikv.text import entities_zh_common as common_words
+from wikikv.text import entities_zh_reader as reader
+from wikikv.text.entities import Mention
+from wikikv.text.entities_zh import _SURNAMES, chinese_mentions
+from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
+
+
+def mentions(text: str) -> list[Mention]:
+    sents = dg.split_sentences(text, "zh")
+    return chinese_mentions(text, sents, jieba_pos(text), {}, jieba_words(), jieba_freq(), "")
+
+
+def test_a_place_that_opens_a_school_s_name_is_no_mention_of_the_place() -> None:
+    text = (
+        "一九二零年他考入江苏省立第三师范学校，后来在南通中学教书。"
+        "他在江苏省住了十年，到南通去过三回。"
+    )
+    found = [(m.surface, text[m.end : m.end + 1]) for m in mentions(text)]
+    assert ("江苏省", "立") not in found  # 江苏省立第三师范学校: the school's name
+    assert ("南通", "中") not in found
+    assert ("江苏省", "住") in found  # the province itself stays
+    at = text.index("江苏省") + 3
+    assert common_words.institution_prefix("江苏省", text, at)
+    # 国立 after a city is the national schools there, and 立刻 after a name is 'at once'
+    later = "致北京国立各校教职员。"
+    assert not common_words.institution_prefix("北京", later, 3)
+    assert not common_words.institution_prefix("孔乙己", "孔乙己立刻显出颓唐", 3)
+
+
+def test_a_dictionary_word_with_a_name_s_prefix_needs_a_name_s_signs() -> None:
+    # 老旦 (the old woman's role of an opera) acts on the stage but is no name: no one talks to
+    # it, it has no kin, it never speaks
+    text = (
+        "戏台上先出来一个老旦。老旦坐下了，慢慢的唱。那老旦唱了许久，老旦终于进去了。"
+        "我们骂着老旦，摇船回去了。"
+    )
+    assert "老旦" not in reader.central_names(text, jieba_words(), jieba_freq(), _SURNAMES)
+    # 阿 makes names only: a rare dictionary word with it is left to the usual tests
+    assert (
+        reader.central_names(
+            "阿Q说：“我去了。”阿Q便走了。阿Q又回来。阿Q终于睡着了。",
+            jieba_words(),
+            jieba_freq(),
+            _SURNAMES,
+        ).get("阿Q")
+        == "person"
+    )
+
+
+def test_a_surname_and_jia_is_a_household() -> None:
+    # 潘家 'the Pan household' (a doctor's house a mother runs to) acts like a name here
+    text = (
+        "她抱着孩子直向潘家奔过去。潘家已经坐着四个病人了。"
+        "潘家与药店与自己的家，正是一个三角点。潘家又关了门。"
+    )
+    assert "潘家" not in reader.central_names(text, jieba_words(), jieba_freq(), _SURNAMES)
