@@ -7,6 +7,7 @@ from __future__ import annotations
 from wikikv.text import digest as dg
 from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
+from wikikv.text.definitions import defining_score
 from wikikv.text.entities import Mention
 from wikikv.text.entities_zh import _SURNAMES, chinese_mentions
 from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
@@ -61,3 +62,30 @@ def test_a_surname_and_jia_is_a_household() -> None:
         "潘家与药店与自己的家，正是一个三角点。潘家又关了门。"
     )
     assert "潘家" not in reader.central_names(text, jieba_words(), jieba_freq(), _SURNAMES)
+
+
+def test_a_title_a_note_names_defines_it() -> None:
+    # "…的结集，名为《X》": the clause before says what X is
+    assert defining_score(
+        "〔3〕他在周刊上发表的短文的结集，名为《秋窗集》，一九三零年出版。", ["秋窗集"]
+    )
+    assert defining_score("他后来结集为《秋窗集》，一九三零年出版。", ["秋窗集"])
+    assert defining_score("〔2〕《春草》原名《春草集》，清代笔记，共四卷。", ["春草集"])
+    # a title that qualifies the noun after it says nothing of what it is
+    assert not defining_score("他作了一次题为《秋窗集》的讲演。", ["秋窗集"])
+
+
+def test_a_title_glossed_mid_note_by_its_kind_author_or_founding() -> None:
+    assert defining_score("《晨光》，文艺月刊，一九二八年在杭州创刊。", ["晨光"])
+    assert defining_score("《晨光》，一九二八年创刊于杭州，某某主编。", ["晨光"])
+    assert defining_score("《西园记》，明代某某所著，共二卷。", ["西园记"])
+    assert defining_score("《西园记》，原名《西园杂记》，明代笔记。", ["西园记"])
+    # a list of titles after one another says nothing of any
+    assert not defining_score("《晨光》，《西园记》，《春草》都是那时的书。", ["晨光"])
+
+
+def test_a_title_given_in_marks_defines_no_person() -> None:
+    # the story was titled after its hero: the sentence says what the story is, not who he is
+    text = "那篇小说发表的时候题为《宴之敖》，后来才改了名。"
+    assert defining_score(text, ["宴之敖"])
+    assert not defining_score(text, ["宴之敖"], person=True)

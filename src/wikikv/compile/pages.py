@@ -371,7 +371,7 @@ def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact 
         if in_speech(text, fact.start):
             continue  # someone's quoted words ("鲁迅是二重性的反革命的人物" of a critic) say
             # what that speaker claims, not who the entity is
-        score = defining_score(text[fact.start : fact.end], names)
+        score = defining_score(text[fact.start : fact.end], names, ent.kind == "person")
         if score > 0 and (best is None or (-score, n) < best):
             best, found = (-score, n), fact
     return found or _zh_first_fact(ent, texts, names)

@@ -9,9 +9,13 @@ What counts, strongest first:
   start of a later clause ("在四十余被害的青年之中，刘和珍君是我的学生");
 * the sentence names it: "那地方叫平桥村，是…", "这少年便是闰土。" (a naming verb, then the name,
   then the end of a clause), or names its bearer "卫老婆子叫她祥林嫂，说是自己母家的邻舍" (the
-  name as the object of 叫/称/唤 + 她/他; one point more when the clause goes on to say who);
+  name as the object of 叫/称/唤 + 她/他; one point more when the clause goes on to say who), or
+  gives a title ("…的结集，名为《西滢闲话》，…", "题为《荆生》，", "原名《三侠五义》，"; never a
+  person's: a story titled after its hero says what the story is);
 * a note's head word and its gloss: "⑺罗汉豆：即蚕豆。", or a lifespan right after the name; a
-  note that opens with a title in 《》 ("〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…").
+  note that opens with a title in 《》 ("〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"), or a sentence
+  mid-note that does, with its kind, author, founding or other title after the comma ("《二月》，
+  中篇小说，…", "《汉书》，东汉班固著。", "《舆论报》，一九二二年创刊于北京，…").
 
 A sentence that ends like what it defines (…的人, …村, …之一) gets one point more; a question
 never defines, and a long sentence (a story's paragraph) loses a point.
@@ -40,6 +44,14 @@ _NAMING_BEFORE = re.compile(
 # 通译陀思妥耶夫斯基，俄国作家", "《易经》，即《周易》，…是古代记载占卜的书" — the name after 通译 / 今译
 # / 即, bare or in book-title marks, and then the end of a clause.
 _ANOTHER_NAME_BEFORE = re.compile(r"(?:通译|今译|又译|亦译|也译|一译|或译|即)《?$")
+# A title given by a verb of naming or titling, whole in book-title marks and ending its clause:
+# "陈西滢…专栏文章的结集，名为《西滢闲话》，…", "他后来结集为《西滢闲话》，…", "题为《荆生》，载于…",
+# "一九三七年改名为《中山日报》" — the clause says what the titled thing is (not "题为《X》的讲演",
+# where the title qualifies a noun that follows).
+_TITLED_AS = re.compile(
+    r"(?:名为|名曰|名之曰|叫做|叫作|称为|题为|题名为?|集名为?|结集为|辑为|编为|改题为|原题为|改名为?"
+    r"|原名|又名|一名|全称)$"
+)
 # The name as the object of a naming verb: "卫老婆子叫她祥林嫂，说是自己母家的邻舍", "大家都叫她
 # 祥林嫂", "所以他的父亲叫他闰土" — what people call someone is who that someone is.
 _NAMING_OBJECT = re.compile(r"(?:叫|称|唤|喊|称呼)(?:她|他|伊)(?:做|作)?$")
@@ -165,9 +177,10 @@ def without_note_mark(sentence: str) -> str:
     return sentence[head.end() :] if head else sentence
 
 
-def defining_score(sentence: str, names: list[str]) -> int:
+def defining_score(sentence: str, names: list[str], person: bool = False) -> int:
     """How well ``sentence`` says who or what one of ``names`` is (0: it does not); see the
-    module docstring."""
+    module docstring. A ``person`` is never defined by a title given in book-title marks: "发表
+    的那时题为《眉间尺》" names the story, not its hero."""
     text = sentence.strip()
     if not text or text.rstrip("”’\"'").endswith(("？", "?", "！", "!")):
         return 0  # a question or an exclamation ("老栓，就是运气了你！") says who no one is
@@ -180,7 +193,7 @@ def defining_score(sentence: str, names: list[str]) -> int:
     is_note = bool(head and head.group().strip(" \t\u3000“”‘’\"'"))
     best = 0
     for name in sorted((n for n in names if n), key=len, reverse=True):
-        score = _score_name(body, name, is_note)
+        score = _score_name(body, name, is_note, person)
         best = max(best, score)
     if best and _KIND_END.search(body):
         best += 1
@@ -189,7 +202,7 @@ def defining_score(sentence: str, names: list[str]) -> int:
     return max(best, 0)
 
 
-def _score_name(body: str, name: str, is_note: bool) -> int:
+def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> int:
     score = 0
     if is_note and body.startswith(f"《{name}》") and len(body) > len(name) + 4:
         return 3  # a note on a book or a journal: "〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"
@@ -229,6 +242,13 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
             score = max(score, 3 if _GLOSS_AFTER.match(body, _past_title(body, at, end)) else 1)
         elif _LIFESPAN.match(body[end:]):
             score = max(score, 2)
+        elif (
+            not person
+            and body[at - 1 : at] == "《"
+            and _TITLED_AS.search(body[: at - 1])
+            and _names_end(body, at, end)
+        ):
+            score = max(score, 2)  # "…的结集，名为《西滢闲话》，一九二八年…出版"
         elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
@@ -240,6 +260,16 @@ def _score_name(body: str, name: str, is_note: bool) -> int:
 _TITLE_GLOSS = re.compile(
     r"[^，,。；;！？]{2,80}的(?:题名|书名|书|著作|译本|译名|小说|剧本|诗集|文集|刊物|杂志|报纸|作品)"
     r"(?=[，,。；;]|$)"
+    # …or, mid-note, a kind of periodical or writing with no 的 ("《二月》，中篇小说，…",
+    # "《北斗》，文艺月刊，…", "《东方杂志》，综合性刊物，…"), its author ("《汉书》，东汉班固著。",
+    # "《书目答问》，张之洞在四川学政任内所著，…"), its founding ("《舆论报》，一九二二年创刊于北京，…")
+    # or its other title ("《劳动问题》，原名《国际劳动问题》，…") — what a note says first of a title
+    r"|[^，,。；;！？《》“”]{0,30}"
+    r"(?:周刊|旬刊|半月刊|月刊|季刊|刊物|杂志|报纸|日报|小说|剧本|诗集|文集|论文集|丛书|笔记)"
+    r"(?=[，,。；;]|$)"
+    r"|[^，,。；;！？《》“”]{2,30}(?:所著|著|撰|所作)(?=[，,。；;]|$)"
+    r"|[^，,。；;！？《》“”]{2,20}创刊(?:于[^，,。；;！？]{1,12})?(?=[，,。；;]|$)"
+    r"|(?:原名|又名|一名|全称)《[^《》]{1,30}》(?=[，,。；;]|$)"
 )
 # What follows a name and a comma when the note goes on to say what it names: "，俄国作家。"
 _GLOSS_AFTER = re.compile(r"[，,][^。；;]{4,}")
