@@ -347,3 +347,18 @@ def test_a_person_without_a_kind_is_filed_by_the_period_of_the_life_span() -> No
         "in articles on people born in the 20th century",
         "in articles on people",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "head"),
+    [
+        ("The Waldschlösschen Bridge is a road bridge across the Elbe river in Dresden.", "bridge"),
+        ("The Linjiang Bridge is a bridge over the Yalu River, connecting two cities.", "bridge"),
+        ("Muskegon State Park is a 1233 acre state park along Lake Michigan.", "park"),
+        ("Taman is a residential neighbourhood within the city of George Town.", "neighbourhood"),
+        ("Elwood Edwards is an American voice over actor.", "actor"),  # "over" before no noun
+    ],
+)
+def test_a_preposition_of_place_ends_the_noun_phrase(sentence: str, head: str) -> None:
+    """ "a road bridge across the Elbe river" filed the bridge under rivers."""
+    assert lead_head(sentence) == head

@@ -340,3 +340,57 @@ def test_first_and_middle_names_of_longer_names_get_no_page(store: Store, tmp_pa
     assert "Christopher James" not in pages, sorted(pages)
     assert "Christopher James Evans" in pages["Chris Evans (presenter)"][1].meta.aliases
     assert "Christopher James Weidman" in pages["Chris Weidman"][1].meta.aliases
+
+
+def test_a_name_joined_by_an_ampersand_is_one_name() -> None:
+    """ "U.S. News & World Report" made a page "News": the "&" split the name in two."""
+    text = (
+        'The college was ranked 59th by "U.S. News & World Report" in 2017. The pubs are run by '
+        "Mitchells & Butlers and the ads were made for Procter & Gamble, sold at Lord & Taylor. "
+        "He served in the U.S. "
+        "Army in 1941. She moved to the U.S. The next year she wrote for Food & Wine."
+    )
+    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    for name in (
+        "U.S. News & World Report",
+        "Mitchells & Butlers",
+        "Procter & Gamble",
+        "Lord & Taylor",
+    ):
+        assert name in found, (name, found)
+    assert "U.S. Army" in found
+    assert not found & {"News", "World Report", "Mitchells", "Butlers", "Gamble", "U.S. The"}
+
+
+def test_a_title_with_an_ampersand_is_found_in_the_text() -> None:
+    text = "All Bar One is owned by Mitchells & Butlers plc."
+    gaz = Gazetteer()
+    gaz.add("Mitchells & Butlers", "mitchells & butlers")
+    found = english_mentions(text, split_sentences(text, "en"), gaz.finish())
+    assert [m.key for m in found if m.gaz] == ["mitchells & butlers"]
+
+
+def test_and_joins_the_last_two_words_of_a_name_with_of() -> None:
+    """ "Cochin University of Science and Technology" made pages "Science" and "Technology";
+    "the Duke of York and Prince Edward" are still two people."""
+    text = (
+        "The college is affiliated to Cochin University of Science and Technology and approved "
+        "by the council. He works at the National Institute of Standards and Technology. He met "
+        "the Duke of York and Prince Edward in London."
+    )
+    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    assert "Cochin University of Science and Technology" in found
+    assert "National Institute of Standards and Technology" in found
+    assert {"Duke of York", "Prince Edward"} <= found
+    assert not found & {"Technology", "Cochin University of Science"}
+
+
+def test_a_dated_object_in_a_museum_is_no_person() -> None:
+    """A painting's date in brackets read as a life span made "St. Vitus Madonna" a person."""
+    lead = (
+        "The St. Vitus Madonna( c. 1395- 1415) comes from the treasure of St. Vitus Cathedral "
+        "in Prague and is exhibited in its original frame in the National Gallery in Prague."
+    )
+    assert classify_title("St. Vitus Madonna", lead, "en") == "work"
+    edwin = "Edwin (c. 586 – 633) was King of Deira."
+    assert classify_title("Edwin of Northumbria", edwin, "en") == "person"

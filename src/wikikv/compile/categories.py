@@ -31,6 +31,11 @@ _NP_END = re.compile(
     r"at|to|based|located|directed|written|produced|released|known|born|situated|founded|"
     r"created|published|starring|where|between|under|near|about|as|since|during|after|"
     r"before|until|serving|playing|best|featuring|recorded|starring|set|consisting|made|"
+    # a preposition of place or motion ("a road bridge across the Elbe river" is a bridge);
+    # "over" only before an article or a name ("a voice over actor" is an actor)
+    r"across|over(?=\s+(?:the\b|an?\b|(?-i:[A-Z])))|through|along|into|onto|upon|within|"
+    r"among|amongst|around|against|beyond|toward|towards|via|throughout|beneath|behind|"
+    r"inside|outside|alongside|beside|amid|"
     r"currently|formerly|previously|originally|mainly|primarily|mostly|also|now|still|"
     # a participle that opens a clause ("a shrub belonging to", "a team representing")
     r"belonging|running (?:between|from|through|along|across)|representing|speciali[sz]ing|"

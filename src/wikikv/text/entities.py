@@ -51,7 +51,9 @@ __all__ = [
 ]
 
 KINDS = ("person", "place", "org", "work", "event", "topic")
-_TOKEN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*")
+# A lone "&" is a word of its own: it joins two parts of one name ("Procter & Gamble", "U.S. News
+# & World Report"); skipped over, it split the name in two and made a page of each half.
+_TOKEN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*|&(?= )")
 _CONNECT = frozenset(
     {
         "of",
@@ -76,7 +78,7 @@ _CONNECT = frozenset(
 )
 _ARTICLES = frozenset({"The", "A", "An"})
 _TITLE_CONNECT = frozenset(
-    "of in on at for to and the a an from with without into under upon over".split()
+    "of in on at for to and & the a an from with without into under upon over".split()
 )
 _MONTHS = frozenset(
     """January February March April May June July August September October November
@@ -138,6 +140,12 @@ _SKIP_SINGLE = frozenset(
 _QUESTION_WORDS = frozenset("What Whom Whose Which Why How Where".split())
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
+# Offices a country's initials may stand before ("U.S. Senator Kennedy"): the name is after them.
+_OFFICES = frozenset(
+    """president senator ambassador marshal secretary representative attorney congressman
+    congresswoman governor general admiral consul envoy""".split()
+)
+_INITIALISM = re.compile(r"^(?:[A-Z]\.){2,}$")
 # A quoted or bracketed nickname inside a full name: 'Christopher James "Chris" Evans'.
 _NICKNAME = re.compile(r" [\"“(][A-Z][\w.'’-]{0,20}[\"”)] ")
 
@@ -379,19 +387,40 @@ def english_mentions(
         while j < n and _contiguous(text, toks, j - 1, j + 1):
             w = toks[j][0]
             prev = toks[j - 1][0]
-            if prev.endswith(".") and len(prev) > 2 and prev[:-1].lower() not in HONORIFICS:
-                break  # "Watson. Mr" — a full stop ends the name unless it ends an honorific
+            if (
+                prev.endswith(".")
+                and len(prev) > 2
+                and prev[:-1].lower() not in HONORIFICS
+                and (
+                    not _INITIALISM.match(prev)
+                    or toks[j][1] in sent_starts
+                    or w in _SKIP_SINGLE
+                    or w.lower() in _OFFICES
+                )
+            ):
+                # "Watson. Mr" — a full stop ends the name unless it ends an honorific or an
+                # initialism inside the sentence ("U.S. Army", not "the U.S. The next year";
+                # "U.S. President George W. Bush" is the president, not a name with "U.S.")
+                break
             if w[0].isupper():
                 j += 1
                 continue
             skip = _function_words(text, toks, j, titled)
+            if not skip and not titled and w == "and" and _of_and(text, toks, i, j):
+                skip = 1
             if skip:
                 connected = connected or titled
                 j += skip + 1
             else:
                 break
         k = i
-        while k < j and toks[k][0] in _SKIP_SINGLE and toks[k][0] != "The" and not connected:
+        while (
+            k < j
+            and toks[k][0] in _SKIP_SINGLE
+            and toks[k][0] != "The"
+            and not connected
+            and (k + 1 >= j or toks[k + 1][0] != "&")  # "Lord & Taylor" is one name
+        ):
             k += 1
         if k < j and toks[k][0] == "The" and k + 1 < j:
             pass  # "The Beatles": the article stays in the surface, fold() drops it from the key
@@ -534,6 +563,31 @@ def _function_words(text: str, toks: list[tuple[str, int, int]], j: int, titled:
         if _contiguous(text, toks, j - 1, nxt + 1):
             return m
     return 0
+
+
+def _of_and(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
+    """Whether "and" at ``j`` joins the last two words of one name opened at ``i`` by "X of"
+    ("University of Science and Technology", "Academy of Arts and Sciences"): the run holds
+    "of", and one capitalized word after "and" ends it. Two words after it are most likely a
+    second name ("the Duke of York and Prince Edward")."""
+    if not any(toks[a][0] == "of" for a in range(i + 1, j)):
+        return False
+    nxt = j + 1
+    if nxt >= len(toks) or not toks[nxt][0][0].isupper() or toks[nxt][0] in _SKIP_SINGLE:
+        return False
+    if not _contiguous(text, toks, j - 1, nxt + 1):
+        return False
+    if toks[nxt][0].endswith(("'s", "’s")):
+        return False  # "the Battle of Britain and Germany's …"
+    after = nxt + 1
+    return (
+        after >= len(toks)
+        or toks[nxt][0].endswith(".")
+        or not (
+            _contiguous(text, toks, nxt, after + 1)
+            and (toks[after][0][0].isupper() or toks[after][0] in _CONNECT)
+        )
+    )
 
 
 def _after_place_preposition(text: str, toks: list[tuple[str, int, int]], k: int) -> bool:

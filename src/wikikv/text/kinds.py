@@ -78,7 +78,11 @@ _FIRST_PERSON = re.compile(
 _FIRST_WORK = re.compile(
     r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:film|movie|album|song|single|novel|book|"
     r"television|TV|series|sitcom|play|opera|musical|poem|video game|documentary|soundtrack|"
-    r"EP|anthology|short story|novella|comic|manga|newspaper|magazine|painting|sculpture)\b",
+    r"EP|anthology|short story|novella|comic|manga|newspaper|magazine|painting|sculpture)\b"
+    # an object shown in a museum: a painting's date in brackets is no life span ("The St.
+    # Vitus Madonna (c. 1395–1415) … is exhibited in its original frame")
+    r"|\b(?:is|are|was|were) (?:now |currently |permanently )?(?:exhibited|displayed|on display|"
+    r"on view)\b|\bhangs in\b",
     re.I,
 )
 _FIRST_PLACE = re.compile(
@@ -171,7 +175,9 @@ _DEFINITION = re.compile(
 _PHRASE_END = frozenset(
     """of in on at from for by with who which that whose based located founded directed
     written produced released published and or to known about starring featuring set
-    created owned operated serving dedicated named built used formed developed designed""".split()
+    created owned operated serving dedicated named built used formed developed designed
+    across through along into onto upon within among amongst around against beyond toward
+    towards via throughout beneath behind inside outside alongside beside amid""".split()
 )
 _HEAD_WORDS: dict[str, str] = {}
 for _kind, _words in (
