@@ -394,3 +394,28 @@ def test_a_dated_object_in_a_museum_is_no_person() -> None:
     assert classify_title("St. Vitus Madonna", lead, "en") == "work"
     edwin = "Edwin (c. 586 – 633) was King of Deira."
     assert classify_title("Edwin of Northumbria", edwin, "en") == "person"
+
+
+def test_a_nationality_faith_or_party_opens_a_name() -> None:
+    """ "Democratic Party", "Catholic Church", "British Columbia" and "Roman Polanski" lost their
+    first word (a word that is no name alone) and made pages "Party", "Church", "Columbia",
+    "Polanski"; an office after it, a person's name, or adjectives alone are not concerned."""
+    text = (
+        "He ran for the Democratic Party nomination. He founded the Catholic Church in England. "
+        "It grows in British Columbia and Oregon. The film was directed by Roman Polanski. "
+        "He fought in the American Civil War. It was designed by engineer, American Steve "
+        "Nichols. In 1973, Republican Vice President Spiro Agnew resigned. She is an African "
+        "American singer."
+    )
+    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    for name in (
+        "Democratic Party",
+        "Catholic Church",
+        "British Columbia",
+        "Roman Polanski",
+        "American Civil War",
+        "Steve Nichols",
+        "Vice President Spiro Agnew",
+    ):
+        assert name in found, (name, found)
+    assert not found & {"Party", "Church", "Columbia", "Polanski", "Civil War", "African American"}

@@ -134,6 +134,13 @@ _SKIP_SINGLE = frozenset(
     Later Early Although Because Through Until Upon Within Without His Hers Him We Our You I
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
+# Words of _SKIP_SINGLE that are no name alone but open one: "Democratic Party", "British Columbia".
+_NAME_ADJECTIVES = frozenset(
+    """American British English French German Italian Spanish Russian Chinese Japanese Indian
+    Canadian Australian European African Irish Scottish Welsh Dutch Swedish Norwegian Danish
+    Polish Greek Roman Latin Christian Catholic Jewish Muslim Islamic Republican Democratic
+    Democrat""".split()
+)
 # Capitalised alone only in a title or a question ("Now What?", "What's on TV"): never a name
 # by themselves (a title that opens with one, "How I Met Your Mother", keeps it in its run).
 # Not "Who": mid-sentence it is the band ("the English rock band the Who").
@@ -420,6 +427,7 @@ def english_mentions(
             and toks[k][0] != "The"
             and not connected
             and (k + 1 >= j or toks[k + 1][0] != "&")  # "Lord & Taylor" is one name
+            and not _adjective_of_name(toks, k, j)
         ):
             k += 1
         if k < j and toks[k][0] == "The" and k + 1 < j:
@@ -563,6 +571,26 @@ def _function_words(text: str, toks: list[tuple[str, int, int]], j: int, titled:
         if _contiguous(text, toks, j - 1, nxt + 1):
             return m
     return 0
+
+
+def _adjective_of_name(toks: list[tuple[str, int, int]], k: int, j: int) -> bool:
+    """Whether ``toks[k]``, a word that is no name alone, is the first word of the name
+    ``toks[k:j]``: a nationality, faith or party before a capitalized word ("Democratic Party",
+    "Catholic Church", "British Columbia", "French Revolution") — cut off, the rest named a page
+    "Party", "Church", "Columbia". Not before an office or a role: "German Chancellor Helmut
+    Kohl" is the chancellor."""
+    if toks[k][0] not in _NAME_ADJECTIVES or k + 1 >= j:
+        return False
+    nxt = toks[k + 1][0].rstrip(".").lower()
+    if nxt in _OFFICES or nxt in HONORIFICS or nxt in _ROLES or nxt in ("prime", "vice"):
+        return False
+    rest = [t[0] for t in toks[k + 1 : j]]
+    if all(w in _SKIP_SINGLE for w in rest):
+        return False  # "African American", "Roman Catholic": adjectives, no name
+    head = next((rest[i - 1] for i, w in enumerate(rest) if i and w[:1].islower()), rest[-1])
+    # one word ("Democratic Party", "Roman Polanski"), or a longer name headed by a kind word
+    # ("American Civil War", "European Space Agency"); not "American Steve Nichols"
+    return len(rest) == 1 or bool(kind_by_name(head) or kind_of_noun(head.rstrip(".")))
 
 
 def _of_and(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
