@@ -419,3 +419,17 @@ def test_a_nationality_faith_or_party_opens_a_name() -> None:
     ):
         assert name in found, (name, found)
     assert not found & {"Party", "Church", "Columbia", "Polanski", "Civil War", "African American"}
+
+
+def test_a_kind_word_past_a_preposition_does_not_type_a_title() -> None:
+    """ "is an American plant ecologist at the University of Copenhagen" made Jacob Weiner an
+    organization; "was a member of the … dynasty" made princes organizations."""
+    weiner = (
+        "Jacob Weiner (born Robert Milton Weiner; 1947 in Brooklyn, New York) is an American "
+        "plant ecologist at the University of Copenhagen."
+    )
+    assert classify_title("Jacob Weiner", weiner, "en") == "person"
+    henry = "Henry III, Count of Gorizia( 1263- 1323) was a member of the Meinhardiner dynasty."
+    assert classify_title("Henry III, Count of Gorizia", henry, "en") == "person"
+    cave = "Hinagdanan Cave is a cave in the municipality of Dauis on Panglao Island."
+    assert classify_title("Hinagdanan Cave", cave, "en") == "place"  # a thing in a place

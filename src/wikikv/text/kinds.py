@@ -54,11 +54,14 @@ _ORG_Q = re.compile(
     r"magazine publisher|label",
     re.I,
 )
+# A word of the definition's noun phrase before its kind word; a preposition ends the phrase
+# ("is an American plant ecologist at the University of Copenhagen" names no university).
+_W = r"(?:(?!(?:of|at|in|on|for|from|by|with|to|into|near|across|within)\b)[\w-]+ )"
 _FIRST_PERSON = re.compile(
     r"^[^()]{0,60}?(?<! is)(?<! was)\(\s*(?:c|b|d|fl)\.$"  # the first sentence cut at "Edwin (c."
     r"|\((?:[^()]*\b(?:born|died|c\.|b\.|d\.)(?:\s|\b)|[^()]*\d{3,4}\s*[–—-]\s*(?:[\w,]+\s+){0,3}\d{3,4}"
     r"|[^()]*\b\d{1,2} \w+ \d{3,4}\s*[–—-][^()]*\b\d{1,2} \w+ \d{3,4}\))"
-    r"|\bwas an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|writer|"
+    rf"|\bwas an? {_W}{{0,4}}(?:actor|actress|singer|musician|politician|footballer|writer|"
     r"author|director|painter|poet|composer|bishop|king|queen|prince|princess|noble|nobleman|"
     r"lawyer|judge|officer|soldier|general|scientist|physicist|chemist|philosopher|"
     r"cricketer|athlete|player|rapper|journalist|producer|architect|engineer|businessman|"
@@ -67,7 +70,7 @@ _FIRST_PERSON = re.compile(
     r"manager|diplomat|activist|inventor|entrepreneur|missionary|theologian|mathematician|"
     r"drummer|guitarist|bassist|pianist|violinist|percussionist|vocalist|songwriter|conductor|"
     r"comedian|broadcaster|presenter|statesman|monarch|ruler|sultan|cardinal|pope|saint)\b"
-    r"|\bis an? (?:[\w-]+ ){0,4}(?:actor|actress|singer|musician|politician|footballer|"
+    rf"|\bis an? {_W}{{0,4}}(?:actor|actress|singer|musician|politician|footballer|"
     r"writer|author|director|painter|poet|composer|rapper|journalist|producer|player|model|"
     r"novelist|artist|businessman|coach|comedian|dancer|detective|character|"
     r"drummer|guitarist|pianist|songwriter|scientist|philosopher|lawyer|physician)\b"
@@ -76,7 +79,7 @@ _FIRST_PERSON = re.compile(
     re.I,
 )
 _FIRST_WORK = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:film|movie|album|song|single|novel|book|"
+    rf"\b(?:is|was) an? {_W}{{0,4}}(?:film|movie|album|song|single|novel|book|"
     r"television|TV|series|sitcom|play|opera|musical|poem|video game|documentary|soundtrack|"
     r"EP|anthology|short story|novella|comic|manga|newspaper|magazine|painting|sculpture)\b"
     # an object shown in a museum: a painting's date in brackets is no life span ("The St.
@@ -86,6 +89,7 @@ _FIRST_WORK = re.compile(
     re.I,
 )
 _FIRST_PLACE = re.compile(
+    # "is a cave in the municipality of …": a thing in a place is most likely a place itself
     r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:city|town|village|river|county|district|state|"
     r"province|island|mountain|lake|country|region|municipality|commune|suburb|"
     r"neighbourhood|neighborhood|hamlet|township|parish|valley|airport|station|"
@@ -94,13 +98,13 @@ _FIRST_PLACE = re.compile(
     re.I,
 )
 _FIRST_ORG = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,5}(?:band|group|company|corporation|university|college|"
+    rf"\b(?:is|was) an? {_W}{{0,5}}(?:band|group|company|corporation|university|college|"
     r"school|club|party|team|organization|organisation|label|newspaper|agency|institute|"
     r"association|society|firm|brand|airline|network|channel|dynasty)\b",
     re.I,
 )
 _FIRST_EVENT = re.compile(
-    r"\b(?:is|was) an? (?:[\w-]+ ){0,4}(?:battle|war|election|festival|tournament|"
+    rf"\b(?:is|was) an? {_W}{{0,4}}(?:battle|war|election|festival|tournament|"
     r"championship|competition|ceremony|conference|treaty|revolution|event|season)\b",
     re.I,
 )
@@ -209,7 +213,7 @@ for _kind, _words in (
         cinematographer forester ventriloquist illusionist ballerina bodybuilder gymnast
         driver rider mountaineer surveyor ornithologist entomologist paleontologist
         archaeologist geographer cartographer naturalist psychiatrist neurologist rabbi imam
-        evangelist preacher pastor vicar abbot abbess martyr""",
+        evangelist preacher pastor vicar abbot abbess martyr concubine""",
     ),
     (
         "work",
