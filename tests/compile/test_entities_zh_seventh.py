@@ -7,7 +7,7 @@ from __future__ import annotations
 from wikikv.text import digest as dg
 from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
-from wikikv.text.definitions import defining_score
+from wikikv.text.definitions import defining_score, describes
 from wikikv.text.entities import Mention
 from wikikv.text.entities_zh import _SURNAMES, chinese_mentions
 from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
@@ -89,3 +89,16 @@ def test_a_title_given_in_marks_defines_no_person() -> None:
     text = "那篇小说发表的时候题为《宴之敖》，后来才改了名。"
     assert defining_score(text, ["宴之敖"])
     assert not defining_score(text, ["宴之敖"], person=True)
+
+
+def test_a_place_in_someone_s_gloss_or_a_longer_note_head_tells_nothing_of_it() -> None:
+    # where someone was from, after a comma or a lifespan, is about that someone
+    assert not describes("〔5〕丁某（1890—1950），湖北黄陂人。", ["湖北"])
+    assert not describes("王某，字某某，湖北黄陂人，当时的教员。", ["湖北"])
+    # a note on a longer term that starts with the name
+    assert not describes("〔7〕　湖北水灾的捐启　指一九三一年湖北的一篇捐启。", ["湖北"])
+    # a person's own native place, and a place that opens its own sentence, still tell
+    assert describes("丁某湖北黄陂人，当时的教员。", ["丁某"])
+    assert describes("湖北在长江中游，那一年水灾很大。", ["湖北"])
+    # a longer head whose gloss opens with the name again says who it is
+    assert describes("〔8〕　盘古开天　盘古，我国古代神话中开天辟地的人。", ["盘古"])

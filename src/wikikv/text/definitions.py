@@ -104,11 +104,29 @@ def describes(sentence: str, names: list[str]) -> bool:
         return False  # a question, or the line around a speech ("柳妈不耐烦的看着她的脸，说。")
     if _HEDGE.search(text):
         return False  # a guess or a likeness: "禹也真好像是一条虫。"
+    head = _NOTE_MARK.match(text)
+    body = text[head.end() :] if head else text
     for name in sorted((n for n in names if n), key=len, reverse=True):
         at = text.find(name)
         if at >= 0:
-            return not text.startswith(_OTHER_ONE, at + len(name))  # 四铭太太 is his wife
+            end = at + len(name)
+            if _NATIVE_OF_SOMEONE.match(text, end) and text[at - 1 : at] in _GLOSS_BREAK:
+                return False  # "陈百年，名大齐，浙江海盐人": where someone was from
+            longer = _LONGER_HEAD.match(body, len(name)) if body.startswith(name) else None
+            if longer and not body[longer.end() :].lstrip(" \t\u3000").startswith(name):
+                return False  # "〔4〕湖南灾民的布告　指…": a note on a longer term (but
+                # "伏羲八卦体　伏羲，我国古代传说中的帝王" goes on to say who 伏羲 was)
+            return not text.startswith(_OTHER_ONE, end)  # 四铭太太 is his wife
     return True
+
+
+# A place in a note's gloss of someone, after a comma or a lifespan: "…（1883—1940），四川彭山
+# 人。", "按朱谦之，福建闽侯人，…" — the sentence is about that someone, not the place.
+_NATIVE_OF_SOMEONE = re.compile(r"[\u4e00-\u9fff（）()]{0,10}人(?:[，,。；;）)]|$)")
+_GLOSS_BREAK = frozenset("，,）)")
+# A note's head word that only starts with the name, then the gap before its gloss: "云南起义　…",
+# "土耳其革命　指…" explain the rising and the revolution, not the province or the country.
+_LONGER_HEAD = re.compile(r"[\u4e00-\u9fff]{1,10}[ \t\u3000]")
 
 
 # The line around a speech ends with the verb of saying: "柳妈不耐烦的看着她的脸，说。", "王胡轻蔑
