@@ -102,3 +102,11 @@ def test_a_place_in_someone_s_gloss_or_a_longer_note_head_tells_nothing_of_it() 
     assert describes("湖北在长江中游，那一年水灾很大。", ["湖北"])
     # a longer head whose gloss opens with the name again says who it is
     assert describes("〔8〕　盘古开天　盘古，我国古代神话中开天辟地的人。", ["盘古"])
+
+
+def test_the_one_spoken_to_before_yue_is_no_speaker() -> None:
+    # 'he summoned the elders and the worthies and said': 贤士 is spoken to, not speaking
+    assert not reader.person_evidence("贤士", "乃召诸乡父老贤士曰：‘吾来为民除害。’")
+    assert not reader.person_evidence("仲由", "夫子谓仲由曰：‘由也果。’")
+    # the speaker before 曰 still is one
+    assert reader.person_evidence("仲由", "仲由曰：‘愿闻子之志。’")

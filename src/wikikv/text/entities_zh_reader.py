@@ -637,7 +637,7 @@ def person_evidence(word: str, text: str) -> bool:
         end = start + len(word)
         after = text[end : end + 5]
         before = text[start - 1] if start else ""
-        if _PERSON_MARK.match(after):
+        if _PERSON_MARK.match(after) and not _addressed(text, start, after):
             return True
         if _PERSON_BEFORE_MARK.search(text[max(0, start - 3) : start]) and after[:1] not in "者家":
             return True  # (诗人崇拜者 'a worshipper of poets' is a compound noun, not 诗人拜伦)
@@ -647,6 +647,17 @@ def person_evidence(word: str, text: str) -> bool:
                 return True
         start = text.find(word, end)
     return False
+
+
+# A verb of addressing earlier in the clause makes the word before 曰 the one spoken to, not the
+# speaker: "帝舜谓禹曰", "召诸县父老豪杰曰" ('he summoned the elders and the notables of the
+# counties and said'), "问于子贡曰".
+_ADDRESSING = re.compile(r"[谓告召问][^，,。；;：:“”‘’！？!?、\n]{0,10}$")
+
+
+def _addressed(text: str, start: int, after: str) -> bool:
+    """Whether the 曰 after the word at ``start`` is said *to* it (see :data:`_ADDRESSING`)."""
+    return after.startswith("曰") and bool(_ADDRESSING.search(text, max(0, start - 11), start))
 
 
 # A kinship word after a name ("七斤的女儿", "单四嫂子的宝儿" is not needed: the suffix says it).
