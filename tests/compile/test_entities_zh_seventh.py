@@ -110,3 +110,18 @@ def test_the_one_spoken_to_before_yue_is_no_speaker() -> None:
     assert not reader.person_evidence("仲由", "夫子谓仲由曰：‘由也果。’")
     # the speaker before 曰 still is one
     assert reader.person_evidence("仲由", "仲由曰：‘愿闻子之志。’")
+
+
+def test_a_body_named_after_a_phrase_is_no_action_of_it() -> None:
+    # “索饷会” 'the society for claiming pay': jieba's verb tag on 会 is no one acting
+    text = (
+        "那时的“索饷会”闹得很凶。我们这里没有“索饷会”，所以也没有头领。"
+        "后来又有人说起“索饷会”的事，善于索饷的人都走了，同去索饷的人们也散了。"
+    )
+    words = jieba_pos(text)
+    tags: dict[int, str] = {}
+    at = 0
+    for word, flag in words:
+        tags[at] = flag
+        at += len(word)
+    assert "索饷" not in reader.central_names(text, jieba_words(), jieba_freq(), _SURNAMES, tags)

@@ -660,6 +660,11 @@ def _addressed(text: str, start: int, after: str) -> bool:
     return after.startswith("曰") and bool(_ADDRESSING.search(text, max(0, start - 11), start))
 
 
+# A body named after the word, its one-character ending closing the name: "“索薪会”的头领们"
+# (the society for demanding pay) — jieba tags that 会 'can', but nobody acts.
+_NAMED_BODY = re.compile(r"[会社党][”’」』）)的，,。]")
+
+
 # A kinship word after a name ("七斤的女儿", "单四嫂子的宝儿" is not needed: the suffix says it).
 _KIN_AFTER = re.compile(
     r"^的?(?:父亲|母亲|儿子|女儿|妻子|丈夫|哥哥|弟弟|姐姐|妹妹|老婆|祖母|祖父|孙子|孙女|侄儿|"
@@ -888,11 +893,14 @@ def central_names(
             rights[w][after[:1]] += 1
             if before in _BOUNDARY_BEFORE:
                 bounded[w] += 1
-            if _ACT_AFTER.match(after) or (
-                w not in dictionary
-                and tags.get(end, "x")[:1] == "v"
-                and after[:1] not in _PREDICATE_AFTER
-            ):
+            if (
+                _ACT_AFTER.match(after)
+                or (
+                    w not in dictionary
+                    and tags.get(end, "x")[:1] == "v"
+                    and after[:1] not in _PREDICATE_AFTER
+                )
+            ) and not _NAMED_BODY.match(after):
                 acts[w] += 1
                 if after[:1] in _SPEECH:
                     speaks[w] += 1
