@@ -433,3 +433,27 @@ def test_a_kind_word_past_a_preposition_does_not_type_a_title() -> None:
     assert classify_title("Henry III, Count of Gorizia", henry, "en") == "person"
     cave = "Hinagdanan Cave is a cave in the municipality of Dauis on Panglao Island."
     assert classify_title("Hinagdanan Cave", cave, "en") == "place"  # a thing in a place
+
+
+def test_a_title_is_typed_by_the_head_of_a_coordinated_definition() -> None:
+    """The kind reader stopped at the first kind word before "and": film directors were works,
+    theatre directors places, "college and professional football" players organizations. The
+    category reader's head ("director", "player") now types them."""
+    for title, lead in (
+        ("Stuart Heisler", "Stuart Heisler was an American film and television director."),
+        ("Otto Preminger", "Otto Preminger was an American theatre and film director."),
+        (
+            "Dan Morgan",
+            "Daniel Thomas Morgan, Jr. is a former American college and professional "
+            "football player who was a linebacker.",
+        ),
+    ):
+        assert classify_title(title, lead, "en") == "person", title
+    assert (
+        classify_title(
+            "Cartoon Saloon",
+            "Cartoon Saloon is an Irish animation film and television studio.",
+            "en",
+        )
+        == "org"
+    )

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import re
 
+from wikikv.text.lead import lead_head
+from wikikv.text.nouns import HEAD_WORDS, kind_of_noun
+
+__all__ = ["kind_of_noun"]  # re-exported: the kind a common noun names
+
 _QUALIFIER = re.compile(r"^(.*\S)\s*[(（]([^()（）]+)[)）]\s*$")
 
 _KIND_SUFFIX = [
@@ -152,7 +157,9 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
     by_qual = kind_of_qualifier(qual)
     if by_qual:
         return by_qual
-    by_head = _kind_of_head(head)
+    # the one head-noun reader first (it reads "a film and television director" as a director,
+    # where the phrase reader below stopped at "film"); that reader where it finds no kind noun
+    by_head = kind_of_noun(lead_head(head, title) or "-") or _kind_of_head(head)
     if by_head:
         return by_head
     if _called_by_surname(base, head):
@@ -183,79 +190,6 @@ _PHRASE_END = frozenset(
     across through along into onto upon within among amongst around against beyond toward
     towards via throughout beneath behind inside outside alongside beside amid""".split()
 )
-_HEAD_WORDS: dict[str, str] = {}
-for _kind, _words in (
-    (
-        "person",
-        """actor actress singer musician politician footballer writer author director painter
-        poet composer bishop king queen prince princess noble nobleman noblewoman lawyer judge
-        officer soldier general scientist physicist chemist philosopher cricketer athlete
-        player rapper journalist producer architect engineer businessman businesswoman
-        economist historian priest monk nun emperor empress duke duchess count countess lord
-        lady dancer model screenwriter filmmaker novelist playwright artist photographer
-        designer coach manager diplomat activist inventor entrepreneur missionary theologian
-        mathematician drummer guitarist bassist pianist violinist vocalist songwriter
-        singer-songwriter conductor comedian broadcaster presenter statesman monarch ruler
-        sultan cardinal pope saint consort regent heir claimant pretender aristocrat
-        courtier knight baronet baron baroness earl marquess viscount footballer boxer
-        wrestler jockey swimmer cyclist sprinter golfer skier official administrator civil
-        servant teacher educator academic professor physician surgeon nurse psychologist
-        sociologist anthropologist linguist botanist zoologist biologist geologist
-        astronomer sculptor illustrator cartoonist animator editor publisher critic
-        columnist commentator host personality entertainer magician astronaut pilot
-        explorer navigator admiral commander colonel captain lieutenant sergeant spy
-        criminal murderer terrorist gangster outlaw justice senator governor mayor
-        woman man girl boy advisor adviser consultant strategist founder co-founder chairman
-        chairwoman chairperson president vice-president secretary spokesman spokeswoman
-        spokesperson minister publicist lobbyist banker investor philanthropist chef son
-        daughter wife husband brother sister mother father widow fellow scholar researcher
-        principal leader cellist flautist saxophonist trumpeter organist harpist clarinetist
-        cinematographer forester ventriloquist illusionist ballerina bodybuilder gymnast
-        driver rider mountaineer surveyor ornithologist entomologist paleontologist
-        archaeologist geographer cartographer naturalist psychiatrist neurologist rabbi imam
-        evangelist preacher pastor vicar abbot abbess martyr concubine""",
-    ),
-    (
-        "work",
-        """film movie album song single novel book television series sitcom play opera
-        musical poem game documentary soundtrack ep anthology story novella comic manga
-        newspaper magazine painting sculpture miniseries telenovela serial show episode
-        compilation ballet symphony concerto sonata hymn anthem""",
-    ),
-    (
-        "org",
-        """band group company corporation university college school club party team
-        organization organisation label agency institute association society firm brand
-        airline network channel dynasty duo trio quartet ensemble orchestra choir franchise
-        manufacturer retailer publisher studio conglomerate charity foundation union
-        federation league council ministry department committee commission""",
-    ),
-    (
-        "place",
-        """city town village river county district state province island mountain lake
-        country region municipality commune suburb neighbourhood neighborhood hamlet
-        township parish valley airport station building church castle bridge park stadium
-        street road settlement capital peninsula desert forest island islands mountains
-        range volcano glacier bay harbour harbor port canal cathedral temple mosque palace
-        museum library arena hall tower house mansion monument prison hospital peak summit
-        creek stream brook tributary reservoir skyscraper hotel casino plantation theatre
-        theater""",
-    ),
-    (
-        "event",
-        """battle war election festival tournament championship competition ceremony
-        conference treaty revolution event season siege massacre rebellion uprising
-        campaign expedition""",
-    ),
-):
-    for _w in _words.split():
-        _HEAD_WORDS.setdefault(_w, _kind)
-
-
-def kind_of_noun(word: str) -> str | None:
-    """The kind a common noun names ("composer" → person, "band" → org), if it is one."""
-    w = word.casefold()
-    return _HEAD_WORDS.get(w) or _HEAD_WORDS.get(w.rsplit("-", 1)[-1])
 
 
 def _kind_of_head(head: str) -> str | None:
@@ -276,7 +210,7 @@ def _kind_of_head(head: str) -> str | None:
     for end in ends:
         for word in reversed(words[:end]) if loose else words[end - 1 : end]:
             for part in (word, word.rsplit("-", 1)[-1]):
-                kind = _HEAD_WORDS.get(part)
+                kind = HEAD_WORDS.get(part)
                 if kind is not None:
                     return kind
         if end < len(words) and words[end] not in ("and", "or"):
