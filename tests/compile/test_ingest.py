@@ -93,6 +93,23 @@ def test_jsonl_ids_titles_with_slashes_and_bad_lines(tmp_path: Path) -> None:
     assert len(out.issues) == 2
 
 
+def test_a_jsonl_title_written_with_character_references_is_read_as_text(tmp_path: Path) -> None:
+    """HotpotQA names pages "Mitchells &amp; Butlers" and "The &quot;Human&quot; Factor"; a
+    title with a bare "&" is left as it is."""
+    rows = [
+        {"id": "p1", "title": "Mitchells &amp; Butlers", "text": "A pub company."},
+        {"id": "p2", "title": "The &quot;Human&quot; Factor (1975 film)", "text": "A film."},
+        {"id": "p3", "title": "Law & Order", "text": "A series."},
+    ]
+    path = tmp_path / "c.jsonl"
+    path.write_text("\n".join(map(json.dumps, rows)) + "\n", encoding="utf-8")
+    assert [d.title for d in read_corpus(path).documents] == [
+        "Mitchells & Butlers",
+        'The "Human" Factor (1975 film)',
+        "Law & Order",
+    ]
+
+
 def test_a_jsonl_file_of_another_shape_is_one_issue_naming_its_fields(tmp_path: Path) -> None:
     corpus = [{"id": f"p{i}", "title": f"T{i}", "text": "A car. It raced."} for i in range(3)]
     questions = [{"id": f"q{i}", "question": "Who?", "answer": "Rush"} for i in range(40)]

@@ -11,6 +11,7 @@ and the rest of the corpus goes on.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -23,6 +24,9 @@ from wikikv.errors import CorpusError
 
 MAX_DOC_BYTES = 8 * 1024 * 1024
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
+# A title written with HTML character references, as HotpotQA's are ("Mitchells &amp; Butlers",
+# "The &quot;Human&quot; Factor"): the page is named by the characters they stand for.
+_CHAR_REF = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|amp|quot|lt|gt|apos);")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _NOT_ASCII_LETTER = re.compile(r"[^A-Za-z]+")
 _FENCE = re.compile(r"^\s*(```|~~~)[\w+-]*\s*$")
@@ -351,6 +355,8 @@ def _from_records(path: Path, out: IngestResult, id_prefix: str = "") -> None:
         if id_prefix.strip("/"):
             doc_id = f"{id_prefix.strip('/')}/{doc_id}"
         title_s = title if isinstance(title, str) else ""
+        if _CHAR_REF.search(title_s):
+            title_s = html.unescape(title_s)
         doc = make_document(doc_id, title_s, text, fingerprint(title_s, text), "", where)
         if not doc.text.strip():
             out.issues.append(IngestIssue(where, "empty after cleaning"))
