@@ -349,7 +349,7 @@ def merge_mentions(
 
 def _is_word_char(ch: str) -> bool:
     # Latin-script words need boundaries ("Lu" is not in "Lucky"); CJK text has no spaces.
-    return ch.isalnum() and not ents._has_han(ch)
+    return ch.isalnum() and not ents.has_han(ch)
 
 
 def _occurrences(text: str, surface: str) -> list[int]:

@@ -297,9 +297,9 @@ class Resolver:
                         key = target
                     elif m.surface.split(" ", 1)[0].rstrip(".").casefold() in honorifics:
                         key = target
-            if m.kind == "person" and t.about.get(doc_id) == key and ents._has_han(key):
+            if m.kind == "person" and t.about.get(doc_id) == key and ents.has_han(key):
                 key = protagonist_key(key, t.kinds.get(key, ""))
-            if key in blocked or (len(key) < 2 and not (m.central and ents._has_han(key))):
+            if key in blocked or (len(key) < 2 and not (m.central and ents.has_han(key))):
                 continue  # one letter is no name; one Han character is when central (羿, 禹)
             if m.kind == alias_kind and variants.get(ents.fold(m.surface), key) != key:
                 continue  # "also known as Bloody Moon" where that title is another entity
@@ -351,7 +351,7 @@ def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
     if by_name and kind == "person" and weak_place(surface):
         confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
-    elif by_name == "place" and kind == "work" and confidence > 0.5 and ents._has_han(surface):
+    elif by_name == "place" and kind == "work" and confidence > 0.5 and ents.has_han(surface):
         pass  # 《出了象牙之塔》: a book the documents mark as one, named like a place
     elif by_name:
         kind, confidence = by_name, max(confidence, 0.9)

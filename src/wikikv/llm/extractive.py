@@ -198,7 +198,7 @@ class ExtractiveProvider:
 
     def needs_deeper(self, query: str, page_text: str) -> bool:
         self._calls += 1
-        lang = "zh" if ents._has_han(query) else "en"
+        lang = "zh" if ents.has_han(query) else "en"
         terms = set(dg.content_terms(query, lang))
         if not terms:
             return False
@@ -207,7 +207,7 @@ class ExtractiveProvider:
 
     def answer(self, query: str, evidence: Sequence[tuple[str, str]]) -> Answer:
         self._calls += 1
-        lang = "zh" if ents._has_han(query) else "en"
+        lang = "zh" if ents.has_han(query) else "en"
         terms = set(dg.content_terms(query, lang))
         best: list[tuple[float, int, str, str]] = []
         for i, (path, text) in enumerate(evidence):

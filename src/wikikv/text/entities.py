@@ -335,7 +335,8 @@ def build_gazetteer(variants: dict[str, str], display: dict[str, str]) -> Gazett
     return gaz.finish()
 
 
-def _sentence_of(sentences: Sequence[Sentence], pos: int, hint: int) -> int:
+def sentence_of(sentences: Sequence[Sentence], pos: int, hint: int) -> int:
+    """The index of the sentence holding offset ``pos``, searched forward from ``hint``."""
     i = hint
     while i < len(sentences) and sentences[i].end <= pos:
         i += 1
@@ -377,7 +378,7 @@ def english_mentions(
         if hit is not None:
             end = toks[hit[0] - 1][2]
             surface = text[start:end].rstrip(".")
-            hint = _sentence_of(sentences, start, hint)
+            hint = sentence_of(sentences, start, hint)
             key = hit[1]
             if key != about_key and fold(surface) in own_names:
                 # "Margaret of Valois" in the article "Margaret of Valois, Countess of Blois" is
@@ -458,7 +459,7 @@ def english_mentions(
                 j = toks.index(last[0]) + 1
                 surface = text[s0 : toks[j - 1][2]].rstrip(".")
         if _is_candidate(run, False, 9 if connected else 6):
-            hint = _sentence_of(sentences, s0, hint)
+            hint = sentence_of(sentences, s0, hint)
             kind = kind_by_name(surface) or ("work" if connected else "")
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
                 kind = "place"
@@ -732,13 +733,14 @@ def _coref(
     return out
 
 
-def _has_han(word: str) -> bool:
+def has_han(word: str) -> bool:
+    """Whether ``word`` holds a Han character (Chinese text, names and titles)."""
     return any("\u3400" <= c <= "\u9fff" for c in word)
 
 
 def other_script(name: str, other: str) -> bool:
     """Whether two names are written in different scripts (鲁迅 / Lu Xun)."""
-    return _has_han(name) != _has_han(other)
+    return has_han(name) != has_han(other)
 
 
 ALIAS_KIND = "alias"

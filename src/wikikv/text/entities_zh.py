@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from wikikv.text import entities_zh_common as common_words
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence
-from wikikv.text.entities import Mention, _has_han, _sentence_of, fold
+from wikikv.text.entities import Mention, fold, has_han, sentence_of
 
 _ZH_TAGS = {
     "nr": "person",
@@ -167,7 +167,7 @@ def chinese_mentions(
         if plain_noun:
             kind = "person"  # 周作人: a name jieba's dictionary files as a plain noun (weak
             # where this document shows no evidence of a name)
-        if kind is None or len(word) < 2 or word in _ZH_STOP or not _has_han(word):
+        if kind is None or len(word) < 2 or word in _ZH_STOP or not has_han(word):
             continue
         if word in _COMPOUND_SURNAMES:
             continue  # 司马, 欧阳 alone: a surname, not a person
@@ -296,7 +296,7 @@ def chinese_mentions(
             and not plain_noun  # 周作人 is a name; 江阴人 is where someone is from
         ):
             continue  # 江阴人: where someone is from
-        hint = _sentence_of(sentences, start, hint)
+        hint = sentence_of(sentences, start, hint)
         key = fold(_bare(word) if kind == "person" else word)
         if kind == "person" and known is not None:
             if word not in short:
@@ -315,7 +315,7 @@ def chinese_mentions(
         if not name:
             continue
         key = titles.get(fold(name), fold(name))
-        hint = _sentence_of(sentences, m.start(1), hint)
+        hint = sentence_of(sentences, m.start(1), hint)
         kind = "org" if name in periodicals else "work"
         out.append(
             Mention(
@@ -370,7 +370,7 @@ def _declared_same(
     for s, e, name in spans:
         if text[s - 1 : s] == "《" or any(m.start < e and s < m.end for m in kept):
             continue
-        hint = _sentence_of(sentences, s, hint)
+        hint = sentence_of(sentences, s, hint)
         first = same[name]
         kept.append(Mention(first.key, name, "person", hint, s, e, False, False))
     kept.sort(key=lambda m: (m.start, m.end))
@@ -452,7 +452,7 @@ def _join_suffixed(words: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
                 k > 0
                 and len(parts) < 3
                 and out[k - 1][1].startswith(_JOINABLE)
-                and _has_han(out[k - 1][0])
+                and has_han(out[k - 1][0])
                 and sum(len(p) for p in parts) + len(out[k - 1][0]) <= 8
             ):
                 k -= 1
@@ -559,7 +559,7 @@ def _join_transliterations(
             i + 1 < n
             and words[i][1] in ("nr", "nrt", "nrfg")
             and len(words[i][0]) >= 2
-            and _has_han(words[i][0])
+            and has_han(words[i][0])
             and (
                 words[i + 1][0] in _TRANSLIT_TAILS
                 or (words[i + 1][0] == "夫" and len(words[i][0]) >= 3)
@@ -842,7 +842,7 @@ def _central_mentions(
         if text[m.start() - 1 : m.start()] == "《" and text[m.end() : m.end() + 1] == "》":
             continue  # 《阿Ｑ正传》 is the book, not its hero
         base = (short or {}).get(surface) or _bare(surface)
-        hint = _sentence_of(sentences, m.start(), hint)
+        hint = sentence_of(sentences, m.start(), hint)
         out.append(
             Mention(fold(base), surface, central[surface], hint, m.start(), m.end(), False, True)
         )
