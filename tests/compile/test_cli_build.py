@@ -93,3 +93,40 @@ def test_bench_compile_hands_its_options_to_the_benchmark(
     assert seen["store_kind"] == "memory"
     assert json.loads(out.read_text()) == {"runs": []}
     assert "compile-bench" not in main.commands
+
+
+def _add_after_build(tmp_path: Path, small_en: Path, stale: bool) -> str:
+    from wikikv.compile import persisted
+    from wikikv.compile.pipeline import Compiler
+    from wikikv.store.store import open_store
+
+    lines = [line for line in small_en.read_text(encoding="utf-8").splitlines() if line]
+    rest, one = tmp_path / "rest.jsonl", tmp_path / "one.jsonl"
+    rest.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    one.write_text(lines[-1] + "\n", encoding="utf-8")
+    store = open_store(str(tmp_path / "store"))
+    kb = store.create_kb("kb")
+    Compiler(kb).build(rest)
+    if stale:  # as after an upgrade of the detector code
+        meta = persisted.load_meta(kb)
+        assert meta is not None
+        meta.version = "written by other code"
+        kb.commit([persisted.Put(kb.keys.system(persisted.META), persisted._enc.encode(meta))])
+    store.close()
+    result = CliRunner().invoke(
+        main, ["add", str(one), "--store", str(tmp_path / "store"), "--kb", "kb"]
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_add_says_why_it_derived_the_whole_model(tmp_path: Path, small_en: Path) -> None:
+    out = _add_after_build(tmp_path, small_en, stale=True)
+    assert (
+        "entity model derived again from every document: "
+        "the stored model was written by other code" in out
+    )
+
+
+def test_an_add_on_a_current_model_says_nothing_of_it(tmp_path: Path, small_en: Path) -> None:
+    assert "derived again" not in _add_after_build(tmp_path, small_en, stale=False)

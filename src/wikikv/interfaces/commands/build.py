@@ -109,6 +109,10 @@ def _summary(report: Any) -> str:
             f"verbatim), {links['kept']} of {links['proposed']} links; dropped "
             f"{dict(f['dropped'])} {dict(links['dropped'])}"
         )
+    if getattr(r, "model_fallback", ""):
+        # an add normally updates the stored entity model for its documents alone; say why
+        # this one derived it from every document (the reason it took longer)
+        lines.append(f"  entity model derived again from every document: {r.model_fallback}")
     if r.documents and r.elapsed:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:
