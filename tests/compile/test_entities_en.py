@@ -457,3 +457,39 @@ def test_a_title_is_typed_by_the_head_of_a_coordinated_definition() -> None:
         )
         == "org"
     )
+
+
+def test_a_nationality_alone_is_no_name_but_opens_one() -> None:
+    """ "Israeli", "Swiss", "Americans", "Greek-American" and "German-language" stood alone as
+    pages of HotpotQA ("The Israeli contribution will be funded by …"); the longer names they
+    open stay, and so does a surname that is one in the article on its bearer."""
+    text = (
+        "The satellite has an Israeli camera and Swiss optics. It is owned by the Israeli Air "
+        "Force and was built in the Soviet Union. It was filmed by Greek-American director Elia Kazan. The "
+        "German-language version was seen by many Americans. It was a Mexican film."
+    )
+    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    assert {"Israeli Air Force", "Soviet Union", "Elia Kazan"} <= found, found
+    assert not found & {
+        "Israeli",
+        "Swiss",
+        "Soviet",
+        "Greek-American",
+        "German-language",
+        "Americans",
+        "Mexican",
+        "The German-language",
+    }, found
+    bio = (
+        "Hillel Slovak was a guitarist born in Haifa. In 1967, Slovak moved to Los Angeles, "
+        "where Slovak met Flea."
+    )
+    keys = [
+        m.key
+        for m in english_mentions(
+            bio, split_sentences(bio, "en"), _NO_TITLES, about="Hillel Slovak"
+        )
+    ]
+    assert keys.count("hillel slovak") == 3, keys  # the full name and "Slovak" twice
+    slovak = {m.surface for m in english_mentions(bio, split_sentences(bio, "en"), _NO_TITLES)}
+    assert "Slovak" not in slovak, slovak

@@ -146,6 +146,25 @@ _NAME_ADJECTIVES = frozenset(
 # Not "Who": mid-sentence it is the band ("the English rock band the Who").
 _QUESTION_WORDS = frozenset("What Whom Whose Which Why How Where".split())
 _DEMONYM = re.compile(r"^[A-Z][a-z]+(?:ian|ese|ish|ean)$")
+# Nationalities and peoples the suffixes above miss: an adjective alone ("an Israeli
+# satellite", "Swiss banks") is no name; a longer name it opens ("Israeli Air Force", "Soviet
+# Union") is one, and keeps it.
+_DEMONYMS = frozenset(
+    """Israeli Soviet Swiss Czech Slovak Serb Croat Thai Iraqi Pakistani Bangladeshi Nepali
+    Somali Yemeni Omani Qatari Kuwaiti Saudi Emirati Bahraini Afghan Uzbek Kazakh Tajik Turkmen
+    Kyrgyz Mexican Cuban Jamaican Kenyan Ugandan Rwandan Moroccan Tibetan Dominican Venezuelan
+    Nicaraguan Guatemalan Honduran Salvadoran Uruguayan Paraguayan Angolan Samoan Filipino
+    Argentine Basque Catalan Arab Yugoslav Florentine Himalayan Minoan Hispanic Latino Nordic
+    Slavic Germanic Icelandic""".split()
+)
+# Their first halves in a compound ("Austro-Hungarian"); alone "Franco" is a man.
+_COMBINING = frozenset("Anglo Franco Austro Sino Indo Afro Greco Italo Russo Judeo".split())
+# The nationalities of _SKIP_SINGLE (its faiths and parties are no demonyms).
+_SKIP_DEMONYMS = frozenset(
+    """American British English French German Italian Spanish Russian Chinese Japanese Indian
+    Canadian Australian European African Irish Scottish Welsh Dutch Swedish Norwegian Danish
+    Polish Greek Roman Latin Jewish""".split()
+)
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 # Offices a country's initials may stand before ("U.S. Senator Kennedy"): the name is after them.
 _OFFICES = frozenset(
@@ -357,6 +376,7 @@ def english_mentions(
     sent_starts = {s.start for s in sentences}
     about_key = fold(about)
     own_names = own_short_names(about)
+    about_words = set(split_qualifier(about)[0].replace(",", " ").split())
     out: list[Mention] = []
     i = 0
     hint = 0
@@ -458,7 +478,10 @@ def english_mentions(
                 run = [*run, last[0][0]]
                 j = toks.index(last[0]) + 1
                 surface = text[s0 : toks[j - 1][2]].rstrip(".")
-        if _is_candidate(run, False, 9 if connected else 6):
+        # a demonym alone is no name, unless it is a word of the subject's own ("Slovak" in
+        # the article on Hillel Slovak): coreference folds it into his name
+        surname = about_person and len(run) == 1 and run[0].rstrip(".") in about_words
+        if _is_candidate(run, False, 9 if connected else 6, surname):
             hint = sentence_of(sentences, s0, hint)
             kind = kind_by_name(surface) or ("work" if connected else "")
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
@@ -662,7 +685,22 @@ def _person_context(
     )
 
 
-def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> bool:
+def _is_demonym(word: str) -> bool:
+    """Whether one word is a nationality or people and nothing more: "Israeli", "Americans",
+    "Greek-American", "French-language" (a compound of them, or one before a lowercase word)."""
+    parts = word.split("-")
+    if len(parts) > 1:
+        return (parts[0] in _COMBINING or _is_demonym(parts[0])) and all(
+            _is_demonym(p) or p[:1].islower() for p in parts[1:]
+        )
+    if word.endswith("s") and len(word) > 4 and _is_demonym(word[:-1]):
+        return True  # "Americans", "Europeans"
+    return word in _DEMONYMS or word in _SKIP_DEMONYMS or bool(_DEMONYM.match(word))
+
+
+def _is_candidate(
+    run: list[str], sentence_initial: bool, longest: int = 6, surname: bool = False
+) -> bool:
     if not run or len(run) > longest:
         return False
     if any(len(t) > 30 for t in run):
@@ -671,12 +709,16 @@ def _is_candidate(run: list[str], sentence_initial: bool, longest: int = 6) -> b
         w = run[0].rstrip(".")
         if sentence_initial or w in _SKIP_SINGLE or w in _QUESTION_WORDS or len(w) < 3:
             return False
-        if _DEMONYM.match(w):
+        if _is_demonym(w) and not surname:
             return False
         if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
             return False
         if _ROMAN.match(w):
             return False  # "III" of "Ester James Junior, III"
+    if len(run) == 2 and run[0] == "The" and _is_demonym(run[1]) and not _DEMONYM.match(run[1]):
+        # "The German-language version", "The Chinese" at a sentence's start; a suffix alone
+        # says too little after "The" ("The Guardian")
+        return False
     if all(t[0].isdigit() or t in _MONTHS for t in run):
         return False  # "17 April", "April 1975", "14 November 1893": a date, not a name
     return True
