@@ -130,3 +130,11 @@ def test_add_says_why_it_derived_the_whole_model(tmp_path: Path, small_en: Path)
 
 def test_an_add_on_a_current_model_says_nothing_of_it(tmp_path: Path, small_en: Path) -> None:
     assert "derived again" not in _add_after_build(tmp_path, small_en, stale=False)
+
+
+def test_a_first_build_is_no_fallback(tmp_path: Path, small_en: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["build", str(small_en), "--store", str(tmp_path / "store"), "--kb", "kb"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "derived again" not in result.output

@@ -458,6 +458,8 @@ class Compiler:
             lazy = state.load_pages_lazily(self.kb) if partial else None
             partial = lazy is not None and lazy.written
             pages = lazy if partial and lazy is not None else state.load_pages(self.kb)
+            # whether the kb had a wiki before this job (phase A records the articles it writes)
+            had_pages = pages.written
             with _gc_paused():
                 stored = persisted.stored_analyses(self.kb, [d.id for d in docs]) if partial else {}
                 if partial and stored:  # an update: derived again from everything
@@ -526,7 +528,7 @@ class Compiler:
                 local = None
                 if (
                     analysed
-                    and pages.written
+                    and had_pages
                     and not (self.options.full_render or report.resumed or restore or remove)
                     and not any(i in stored for i in analysed)
                     and isinstance(self.provider, ExtractiveProvider)
