@@ -21,6 +21,11 @@ from wikikv.text.kinds import classify_title
 _NO_TITLES = Gazetteer().finish()
 
 
+def _surfaces(text: str) -> set[str]:
+    """The surfaces of the names found in ``text`` with no titles known."""
+    return {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+
+
 def _build(store: Store, tmp_path: Path, docs: list[dict[str, str]]) -> KnowledgeBase:
     path = tmp_path / "corpus.jsonl"
     path.write_text("\n".join(json.dumps(d) for d in docs) + "\n", encoding="utf-8")
@@ -132,7 +137,7 @@ def test_a_question_word_alone_is_no_name() -> None:
         '"What\'s on TV" and "Country Life". He watched "How I Met Your Mother" with Ann Vale. '
         "He played with the English rock band the Who."
     )
-    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    found = _surfaces(text)
     assert "What" not in found
     assert "How I Met Your Mother" in found
     assert "Who" in found
@@ -350,7 +355,7 @@ def test_a_name_joined_by_an_ampersand_is_one_name() -> None:
         "He served in the U.S. "
         "Army in 1941. She moved to the U.S. The next year she wrote for Food & Wine."
     )
-    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    found = _surfaces(text)
     for name in (
         "U.S. News & World Report",
         "Mitchells & Butlers",
@@ -378,7 +383,7 @@ def test_and_joins_the_last_two_words_of_a_name_with_of() -> None:
         "by the council. He works at the National Institute of Standards and Technology. He met "
         "the Duke of York and Prince Edward in London."
     )
-    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    found = _surfaces(text)
     assert "Cochin University of Science and Technology" in found
     assert "National Institute of Standards and Technology" in found
     assert {"Duke of York", "Prince Edward"} <= found
@@ -407,7 +412,7 @@ def test_a_nationality_faith_or_party_opens_a_name() -> None:
         "Nichols. In 1973, Republican Vice President Spiro Agnew resigned. She is an African "
         "American singer."
     )
-    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    found = _surfaces(text)
     for name in (
         "Democratic Party",
         "Catholic Church",
@@ -468,7 +473,7 @@ def test_a_nationality_alone_is_no_name_but_opens_one() -> None:
         "Force and was built in the Soviet Union. It was filmed by Greek-American director Elia Kazan. The "
         "German-language version was seen by many Americans. It was a Mexican film."
     )
-    found = {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
+    found = _surfaces(text)
     assert {"Israeli Air Force", "Soviet Union", "Elia Kazan"} <= found, found
     assert not found & {
         "Israeli",
