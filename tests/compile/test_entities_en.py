@@ -498,3 +498,19 @@ def test_a_nationality_alone_is_no_name_but_opens_one() -> None:
     assert keys.count("hillel slovak") == 3, keys  # the full name and "Slovak" twice
     slovak = {m.surface for m in english_mentions(bio, split_sentences(bio, "en"), _NO_TITLES)}
     assert "Slovak" not in slovak, slovak
+
+
+def test_what_follows_a_titled_name_is_not_said_of_its_place() -> None:
+    """ "Prince Claus of the Netherlands, who was …" typed the Netherlands a person (the "who"
+    is his); a lowercase head before "of" keeps the cue for the name after it."""
+    text = (
+        "She was the mother of Prince Claus of the Netherlands, who was the Prince Consort. "
+        "He was the son of Henry Smith, who was a merchant. He was a grandson (son of Emilio "
+        "Aguinaldo, Jr) of Emilio Aguinaldo, the first President of the Philippines."
+    )
+    found = english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    kinds = {m.surface: m.kind for m in found}
+    assert kinds["Prince Claus"] == "person"
+    assert kinds["Netherlands"] == ""
+    assert kinds["Henry Smith"] == "person"
+    assert [m.kind for m in found if m.surface == "Emilio Aguinaldo"][-1] == "person"

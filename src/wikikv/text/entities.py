@@ -665,11 +665,15 @@ def _person_context(
         return False
     if len(run) >= 2 and run[0].rstrip(".").lower() in _PERSONAL_HONORIFICS:
         return True
-    if _PERSON_AFTER.match(text, toks[j - 1][2]):
-        return True
-    appos = _APPOSITIVE.match(text, toks[j - 1][2])
-    if appos is not None and kind_of_noun(appos.group(1)) == "person":
-        return True  # "Thurgood Marshall, the first African-American Supreme Court Justice"
+    # What follows the name ("…, who", "(born …") is said of the whole phrase when the name
+    # ends one: "Prince Claus of the Netherlands, who was …" is no sign that the Netherlands is
+    # a person.
+    if not _ends_titled_phrase(text, toks, k):
+        if _PERSON_AFTER.match(text, toks[j - 1][2]):
+            return True
+        appos = _APPOSITIVE.match(text, toks[j - 1][2])
+        if appos is not None and kind_of_noun(appos.group(1)) == "person":
+            return True  # "Thurgood Marshall, the first African-American Supreme Court Justice"
     if k < 1 or text[toks[k - 1][2] : toks[k][1]] not in (" ", ", "):
         return False
     prev = toks[k - 1][0]
@@ -682,6 +686,22 @@ def _person_context(
         and k >= 2
         and toks[k - 2][0] in _BY_PERSON
         and text[toks[k - 1][2] : toks[k][1]] == " "
+    )
+
+
+def _ends_titled_phrase(text: str, toks: list[tuple[str, int, int]], k: int) -> bool:
+    """Whether the name starting at ``toks[k]`` follows "of" or "of the" right after a
+    capitalised word: the place or house of a titled name ("Prince Claus of the Netherlands"),
+    not its head ("the son of Henry Smith, who …" keeps its cue: "son" is lowercase; so does
+    "(son of Emilio Aguinaldo, Jr) of Emilio Aguinaldo, the first President": a bracket)."""
+    i = k - 1
+    if i >= 0 and toks[i][0] == "the":
+        i -= 1
+    return (
+        i >= 1
+        and toks[i][0] == "of"
+        and toks[i - 1][0][:1].isupper()
+        and text[toks[i - 1][2] : toks[i][1]] == " "
     )
 
 
