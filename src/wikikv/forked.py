@@ -8,6 +8,7 @@ shares the parent's loaded state (the gazetteer) copy-on-write.
 from __future__ import annotations
 
 import ctypes
+import functools
 import gc
 import multiprocessing as mp
 import os
@@ -52,11 +53,10 @@ def become_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not sys.platform.startswith("linux"):
         return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # pragma: no cover - no prctl: orphans end at EOF
+    prctl = getattr(_libc(), "prctl", None)
+    if prctl is None:  # pragma: no cover - no prctl: orphans end at EOF
         return
+    prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # pragma: no cover - the parent died before the request
         os._exit(0)
 
@@ -87,20 +87,19 @@ def answer_each(
 def release_free_memory() -> None:
     """Hand the C heap's free pages back to the system (glibc keeps what a request freed, so
     a worker would hold its largest request's memory for the rest of the build)."""
-    if _libc is not None:
-        _libc.malloc_trim(0)
+    trim = getattr(_libc(), "malloc_trim", None)  # glibc only: musl and macOS have none
+    if trim is not None:
+        trim(0)
 
 
-def _glibc() -> ctypes.CDLL | None:
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    """The C library this process runs on, loaded on first use (not on import: queries import
+    this module and never fork)."""
     try:
-        libc = ctypes.CDLL(None)
-        libc.malloc_trim  # noqa: B018 - glibc only: musl and macOS have no malloc_trim
-    except (OSError, AttributeError):
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:  # pragma: no cover - no C library to open by handle
         return None
-    return libc
-
-
-_libc = _glibc()
 
 
 def unpacked(raw: bytes) -> memoryview:
