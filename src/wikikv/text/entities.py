@@ -134,13 +134,6 @@ _SKIP_SINGLE = frozenset(
     Later Early Although Because Through Until Upon Within Without His Hers Him We Our You I
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
-# Words of _SKIP_SINGLE that are no name alone but open one: "Democratic Party", "British Columbia".
-_NAME_ADJECTIVES = frozenset(
-    """American British English French German Italian Spanish Russian Chinese Japanese Indian
-    Canadian Australian European African Irish Scottish Welsh Dutch Swedish Norwegian Danish
-    Polish Greek Roman Latin Christian Catholic Jewish Muslim Islamic Republican Democratic
-    Democrat""".split()
-)
 # Capitalised alone only in a title or a question ("Now What?", "What's on TV"): never a name
 # by themselves (a title that opens with one, "How I Met Your Mother", keeps it in its run).
 # Not "Who": mid-sentence it is the band ("the English rock band the Who").
@@ -164,6 +157,11 @@ _SKIP_DEMONYMS = frozenset(
     """American British English French German Italian Spanish Russian Chinese Japanese Indian
     Canadian Australian European African Irish Scottish Welsh Dutch Swedish Norwegian Danish
     Polish Greek Roman Latin Jewish""".split()
+)
+# Words of _SKIP_SINGLE that are no name alone but open one: "Democratic Party", "British
+# Columbia" — its nationalities, faiths and parties.
+_NAME_ADJECTIVES = _SKIP_DEMONYMS | frozenset(
+    "Christian Catholic Muslim Islamic Republican Democratic Democrat".split()
 )
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 # Offices a country's initials may stand before ("U.S. Senator Kennedy"): the name is after them.
