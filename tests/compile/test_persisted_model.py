@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from wikikv.bench.compile import snapshot
-from wikikv.compile import persisted, state, title_index
+from wikikv.compile import persisted, shown_links, state, title_index
 from wikikv.compile.analyze import ANALYSIS_VERSION
 from wikikv.compile.model import derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
@@ -90,6 +90,29 @@ def test_adding_documents_equals_a_full_build(
     ids = [json.loads(line)["id"] for line in added]
     assert [state.load_docs(kb)[i] for i in ids] == [state.load_docs(whole)[i] for i in ids]
     assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb) == 0
+
+
+def test_an_add_with_bounded_related_pages_equals_a_full_build(
+    store: Store, tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With pages showing 3 links, the add picks the same 3 as a full build (from the stored
+    entity, whose links stay whole) and says how many it leaves out the same way."""
+    monkeypatch.setattr(shown_links, "MAX_SHOWN", 3)
+    lines = _lines(hotpot_slice)
+    picks = (3, 77, 149)
+    rest = [line for i, line in enumerate(lines) if i not in picks]
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
+    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    assert report.model_reads, report.model_fallback
+    pages = _pages(kb)
+    bounded = [p for p, rec in pages.items() if "more related pages are not listed" in str(rec)]
+    assert len(bounded) > 10
+    assert pages == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
     assert _full_rerender_writes(kb) == 0
 

@@ -52,6 +52,7 @@ from wikikv.compile.render import (
     top_dirs,
 )
 from wikikv.compile.schema import Schema
+from wikikv.compile.shown_links import bound_links
 from wikikv.errors import CorruptRecord
 from wikikv.llm.base import Descriptor
 from wikikv.store.kb import KnowledgeBase
@@ -155,6 +156,8 @@ def local_desired(
     reads = _Reads(kb, up)
     render = (set(up.entities) | up.relinked) - up.gone
     reads.load_entities(render)
+    for k in render:  # before the linked entities are read: only the shown ones are
+        bound_links(reads.entities[k], up.titles.about)
     reads.load_entities(k for r in render for k in reads.entities[r].links)
     moved_about = [
         a for k, p in up.old_paths.items() if k not in up.gone for a in reads.entities[k].about

@@ -83,6 +83,8 @@ class Entity(msgspec.Struct, array_like=True):
     links: dict[str, set[str]] = msgspec.field(default_factory=dict)  # other key → reasons
     summary: str = ""  # LLM mode: the model's one-line summary of a page without a title doc
     tags: list[str] = msgspec.field(default_factory=list)  # LLM mode: the model's tags
+    # links the page does not show (set only on a render's copy: see compile/shown_links.py)
+    links_hidden: int = 0
 
 
 @dataclass

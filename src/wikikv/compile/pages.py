@@ -266,6 +266,8 @@ def render_entity_parts(
             rows.append((len(out), other.path, True, reason))
             out.append(f"- [[{other.path}|{other_label}]] — {reason}")
             links.append(other.path)
+        if ent.links_hidden:
+            out.append(_hidden_links_note(ent.links_hidden, len(ent.links), lang))
     sources: list[str] = []
     cited = sorted({f.doc for f in ent.facts} | {f.doc for f in ent.mentions} | set(ent.about))
     if cited:
@@ -488,6 +490,13 @@ def _cite(
     cites.append((len(out), quote, path, fact))
     out.append(f"- {quote} [^{n}]")
     notes.append(f"[^{n}]: [[{path}]] chars {fact.start}-{fact.end}")
+
+
+def _hidden_links_note(hidden: int, shown: int, lang: str) -> str:
+    """The line under a bounded "Related Pages" (see :mod:`wikikv.compile.shown_links`)."""
+    if lang == "zh":
+        return f"_另有 {hidden} 个相关页面未列出；以上是联系最紧密的 {shown} 个。_"
+    return f"_{hidden:,} more related pages are not listed; these are the {shown} closest._"
 
 
 def _reason(ent: Entity, other: Entity, reasons: set[str], lang: str, a: str, b: str) -> str:

@@ -926,7 +926,7 @@ class Compiler:
         report.documents = len(docs)
         report.entities = len(model.entities)
         report.pages = len(model.entities) + 2 * len(docs)
-        report.links = sum(len(e.links) for e in model.entities.values())
+        report.links = sum(len(e.links) + e.links_hidden for e in model.entities.values())
         report.facts = sum(len(e.facts) for e in model.entities.values())
 
 

@@ -171,6 +171,7 @@ def entity_sig(ent: Entity, model: Model, docs: dict[str, DocAnalysis], extra: s
         facts,
         mentions,
         links,
+        ent.links_hidden,
         about,
         len(mentioned),
         [docs[m].title for m in mentioned[:3]],

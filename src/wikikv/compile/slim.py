@@ -15,6 +15,7 @@ from typing import cast
 import msgspec
 
 from wikikv.compile.model import DocAnalysis, Entity, Model
+from wikikv.compile.shown_links import bound_links
 from wikikv.llm.base import SentenceSpan
 
 
@@ -42,12 +43,14 @@ def digest_sentences(d: DocAnalysis) -> list[SentenceSpan]:
 
 def compact(model: Model) -> None:
     """Shrink a derived model in place for the render: surfaces go (aliases were chosen from
-    them), and equal link reasons become one shared frozenset. Call it only once the model is
-    stored and nothing will change it again (a frozenset refuses ``add``)."""
+    them), the links a page does not show go (:mod:`wikikv.compile.shown_links`, which reads
+    the counts this trims), and equal link reasons become one shared frozenset. Call it only
+    once the model is stored and nothing will change it again (a frozenset refuses ``add``)."""
     shared: dict[frozenset[str], frozenset[str]] = {}
     model.variants = {}
     for ent in model.entities.values():
         ent.surfaces = {}
+        bound_links(ent, model.about)
         ent.times_named = fact_counts(ent)
         links = ent.links
         for other, reasons in links.items():
