@@ -353,8 +353,14 @@ def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
     if by_name and kind == "person" and weak_place(surface):
         confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
-    elif by_name == "place" and kind == "work" and confidence > 0.5 and ents.has_han(surface):
-        pass  # 《出了象牙之塔》: a book the documents mark as one, named like a place
+    elif (
+        by_name in ("place", "person")
+        and kind in ("work", "org")
+        and confidence > 0.5
+        and ents.has_han(surface)
+    ):
+        pass  # 《出了象牙之塔》, 《湘君》: a book or a journal the documents mark as one, named
+        # like a place or a person (湘君 ends like 向培良君)
     elif by_name:
         kind, confidence = by_name, max(confidence, 0.9)
     return Entity(key, surface, kind or "topic", confidence=confidence or 0.5)

@@ -397,13 +397,21 @@ def _periodicals(text: str) -> set[str]:
 
 
 # A periodical word a few characters away from the title, within its clause: after it ("《萌芽》
-# 文艺月刊，鲁迅、冯雪峰编辑"), or before it when the title renames it ("第四期起改名《汉声》",
-# "的特刊，所以名曰《汉声》") or follows it directly ("该报副刊《循环世界》") — not an article in an
-# issue ("第五十四号）上有一篇《…》") nor the next item of a list ("旬刊十二期，及《艺苑朝华》").
+# 文艺月刊，鲁迅、冯雪峰编辑", or alone after a comma: "《湘君》，季刊，…"), or before it when the
+# title renames it ("第四期起改名《汉声》", "的特刊，所以名曰《汉声》") or follows it directly
+# ("该报副刊《循环世界》") — not an article in an issue ("第五十四号）上有一篇《…》") nor the next
+# item of a list ("旬刊十二期，及《艺苑朝华》").
 _PERIODICAL_WORD = (
     r"(?:半月刊|月刊|周刊|旬刊|季刊|日刊|副刊|特刊|画报|期刊|刊物|杂志|日报|晚报|周报)"
 )
-_PERIODICAL_NEAR_AFTER = re.compile(r"[^。；，,《》\n在登载发表于上]{0,4}" + _PERIODICAL_WORD)
+_PERIODICAL_NEAR_AFTER = re.compile(
+    r"[^。；，,《》\n在登载发表于上]{0,4}"
+    + _PERIODICAL_WORD
+    # the kind alone as the clause after a comma ("《二月》，中篇小说，" is no periodical)
+    + r"|[，,][^。；，,《》\n在登载发表于上]{0,4}"
+    + _PERIODICAL_WORD
+    + r"(?=[，,。；;]|$)"
+)
 _PERIODICAL_NEAR_BEFORE = re.compile(
     r"(?:(?<!》)(?:第[一二三四五六七八九十百\d]+[期号]|半月刊|月刊|周刊|旬刊|季刊|副刊|特刊)"
     r"[^。；《》\n上篇文的]{0,4}(?:改名|名曰|名为|叫做|称为|易名)"

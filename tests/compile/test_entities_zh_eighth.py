@@ -1,0 +1,42 @@
+"""Issue 8, Chinese compile side (reader pass of 2026-11-27, early morning): a journal named like
+a person, a title defined after its other title, and repeated pieces of longer words — each on
+a small text written here."""
+
+from __future__ import annotations
+
+from wikikv.compile.model import CandidateCounts, candidate_entity
+from wikikv.llm.base import MentionOut
+from wikikv.text import digest as dg
+from wikikv.text.entities import Mention
+from wikikv.text.entities_zh import chinese_mentions
+from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
+
+
+def mentions(text: str) -> list[Mention]:
+    sents = dg.split_sentences(text, "zh")
+    return chinese_mentions(text, sents, jieba_pos(text), {}, jieba_words(), jieba_freq(), "")
+
+
+def test_a_journal_named_like_a_person_stays_a_journal() -> None:
+    # 湘君 ends like 向培良君; the documents mark it as a title every time
+    counts = CandidateCounts()
+    journal = MentionOut("湘君", "湘君", "org", 0, 0, 2)
+    counts.add([journal, journal, journal])
+    assert candidate_entity("湘君", counts).kind == "org"
+    book = MentionOut("湘君", "湘君", "work", 0, 0, 2)
+    counts = CandidateCounts()
+    counts.add([book, book])
+    assert candidate_entity("湘君", counts).kind == "work"
+    # a bare name with a person's ending is still a person
+    counts = CandidateCounts()
+    counts.add([MentionOut("向培良君", "向培良君", "person", 0, 0, 4, weak=True)])
+    assert candidate_entity("向培良君", counts).kind == "person"
+
+
+def test_a_note_giving_the_kind_after_a_comma_makes_a_periodical() -> None:
+    text = "〔５〕《湘君》，季刊，一九二二年创刊，湖南长沙明德学校编辑。他说《湘君》求文艺之美。"
+    kinds = {m.kind for m in mentions(text) if m.key == "湘君"}
+    assert kinds == {"org"}
+    # a novel's kind after the comma is no periodical
+    text = "〔５〕《二月》，中篇小说，柔石作。他读过《二月》。"
+    assert {m.kind for m in mentions(text) if m.key == "二月"} == {"work"}
