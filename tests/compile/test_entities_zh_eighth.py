@@ -7,6 +7,7 @@ from __future__ import annotations
 from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.text import digest as dg
+from wikikv.text.definitions import defining_score
 from wikikv.text.entities import Mention
 from wikikv.text.entities_zh import chinese_mentions
 from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
@@ -40,3 +41,13 @@ def test_a_note_giving_the_kind_after_a_comma_makes_a_periodical() -> None:
     # a novel's kind after the comma is no periodical
     text = "〔５〕《二月》，中篇小说，柔石作。他读过《二月》。"
     assert {m.kind for m in mentions(text) if m.key == "二月"} == {"work"}
+
+
+def test_a_title_defined_after_its_other_title() -> None:
+    laozi = "现存《老子》（一名《道德经》），分《道经》、《德经》上下两篇，是战国时人编纂的言论集。"
+    assert defining_score(laozi, ["老子"]) >= 3
+    # nor is a title whose sentence says no 是 of it
+    assert defining_score("我读了《老子》（一名《道德经》），觉得很好。", ["老子"]) == 0
+    # nor a title that closes a clause about someone else ("指他所著《道德经》")
+    later = "“大著作”，指他所著《道德经》（即《老子》），是道家的主要经典。"
+    assert defining_score(later, ["道德经"]) == 0

@@ -267,6 +267,13 @@ def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> in
             and _names_end(body, at, end)
         ):
             score = max(score, 2)  # "…的结集，名为《西滢闲话》，一九二八年…出版"
+        elif (
+            not person
+            and body[at - 1 : at] == "《"
+            and _TITLE_LEAD.fullmatch(body, 0, at - 1)
+            and _OTHER_TITLE_THEN_IS.match(body, end)
+        ):
+            score = max(score, 3)  # "现存《老子》（一名《道德经》），分…两篇，是…的言论集。"
         elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
@@ -288,6 +295,15 @@ _TITLE_GLOSS = re.compile(
     r"|[^，,。；;！？《》“”]{2,30}(?:所著|著|撰|所作)(?=[，,。；;]|$)"
     r"|[^，,。；;！？《》“”]{2,20}创刊(?:于[^，,。；;！？]{1,12})?(?=[，,。；;]|$)"
     r"|(?:原名|又名|一名|全称)《[^《》]{1,30}》(?=[，,。；;]|$)"
+)
+# A title, its other title in brackets, then a later clause that says with 是 what it is: "现存
+# 《老子》（一名《道德经》），分《道经》、《德经》上下两篇，是战国时人编纂的传为老聃的言论集。" — the
+# bracket makes the title the clause's subject (when it opens the sentence: not "指他所著《道德经》
+# （即《老子》），是…"), and 是 gives its kind.
+_TITLE_LEAD = re.compile(r"[\u4e00-\u9fff]{0,4}")  # 现存 'the extant': the title opens its clause
+_OTHER_TITLE_THEN_IS = re.compile(
+    r"》[（(](?:一名|又名|即|原名|亦名|亦称|又称|简称|全称)《[^《》]{1,30}》[）)]"
+    r"(?:[，,][^。；;！？]*?)?[，,](?:是|乃)(?!不|否)"
 )
 # What follows a name and a comma when the note goes on to say what it names: "，俄国作家。"
 _GLOSS_AFTER = re.compile(r"[，,][^。；;]{4,}")
