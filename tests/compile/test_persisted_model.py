@@ -14,7 +14,8 @@ import msgspec
 import pytest
 
 from wikikv.bench.compile import snapshot
-from wikikv.compile import persisted, shown_links, state, title_index
+from wikikv.compile import hub_merge, persisted, shown_links, state, title_index
+from wikikv.compile import model as model_module
 from wikikv.compile.analyze import ANALYSIS_VERSION
 from wikikv.compile.model import derive_full
 from wikikv.compile.pipeline import CompileOptions, Compiler
@@ -115,6 +116,36 @@ def test_an_add_with_bounded_related_pages_equals_a_full_build(
     assert pages == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
     assert _full_rerender_writes(kb) == 0
+
+
+@pytest.mark.parametrize("caps", [(150, 150), (2, 3)])
+def test_an_add_updates_much_named_entities_from_the_added_documents(
+    store: Store,
+    tmp_path: Path,
+    hotpot_slice: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caps: tuple[int, int],
+) -> None:
+    """Entities no document is about are updated from the added documents alone (their old
+    documents are not read) and come out as a full build makes them, also when their key facts
+    and mentions are cut at the bound (2 and 3 here: the merge must cut in document order)."""
+    for module in (model_module, hub_merge):
+        monkeypatch.setattr(module, "MAX_FACTS", caps[0])
+        monkeypatch.setattr(module, "MAX_MENTIONS", caps[1])
+    lines = _lines(hotpot_slice)
+    # they name London, the United States, Led Zeppelin, Aston Villa, the Premier League and
+    # India, each named by 8-12 of the slice's documents and none the subject of one
+    picks = (10, 98, 125, 143)
+    rest = [line for i, line in enumerate(lines) if i not in picks]
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
+    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    assert report.model_reads, report.model_fallback
+    assert report.model_reads.get("entities (from added documents)", 0) >= 6, report.model_reads
+    assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
 
 
 def test_gazetteer_buckets_are_stored_in_the_detectors_order(

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from wikikv.compile import categories
+from wikikv.compile import categories, hub_merge
 from wikikv.compile.analyze import analysis_sources, source_hash
 from wikikv.compile.model import (
     CandidateCounts,
@@ -83,7 +83,7 @@ def _code_version() -> str:
     derive or the records' layout (``title_index`` writes some) makes a stored model stale, and
     the next sync derives everything again."""
     here = Path(__file__).parent
-    names = ("model.py", "persisted.py", "categories.py", "title_index.py")
+    names = ("model.py", "persisted.py", "hub_merge.py", "categories.py", "title_index.py")
     derive_sources = [here / n for n in names]
     return source_hash([*derive_sources, *analysis_sources()])
 
@@ -434,6 +434,7 @@ class _Add:
         self.meta = meta
         self.load = _Loader(kb)
         self.docs: dict[str, DocAnalysis] = dict(new)
+        self.labels: dict[str, hub_merge.DocLabel] = {}  # what the routing reads of the others
         self.read: dict[str, int] = {}
         self.t_new: Titles | None = None
         self.tables: TitleDelta | None = None
@@ -456,6 +457,23 @@ class _Add:
             d = dec.decode(raw)
             self.docs[d.id] = d
         self._count("documents", len(need))
+
+    def _hub_labels(self, hubs: dict[str, Entity], old_recs: dict[str, Entity]) -> None:
+        """The labels of the documents naming a hub, where its dimension routes by them (the
+        directory of an entity named everywhere is set by the articles naming it most)."""
+        routed = [
+            k for k, e in hubs.items() if self.schema.dimension_of(e.kind) in self.schema.routing
+        ]
+        need = sorted({i for k in routed for i in old_recs[k].mentioned_in} - set(self.docs))
+        from wikikv.compile.state import doc_key
+
+        dec = msgspec.msgpack.Decoder(hub_merge.DocLabel)
+        for raw in self.load.many([doc_key(self.kb, i) for i in need]):
+            if raw is None:
+                raise _Fallback("a document the indexes name is missing")
+            label = dec.decode(raw)
+            self.labels[label.id] = label
+        self._count("document labels", len(need))
 
     def _records(self, family: str, names: Iterable[str], type_: type[T]) -> dict[str, T]:
         names = sorted(set(names))
@@ -559,9 +577,19 @@ class _Add:
         for i in sorted(self.new):
             if t_new.about[i] in about_of:
                 about_of[t_new.about[i]].append(i)
+        # a much-named entity is updated from its added documents alone (see hub_merge)
+        hubs: dict[str, Entity] = {}
+        for k in sorted(keep):
+            if k in old_recs and k not in t_new.display:
+                start = candidate_entity(k, cands[k].counts)
+                if hub_merge.mergeable(old_recs[k], start, resolved):
+                    hubs[k] = start
+        self._count("entities (from added documents)", len(hubs))
         docs_of: dict[str, set[str]] = {}
         for k in keep:
-            if k in old_recs:
+            if k in hubs:
+                ids = set()
+            elif k in old_recs:
                 ids = set(old_recs[k].mentioned_in) | set(old_recs[k].about)
             elif k in cands:
                 ids = set(cands[k].docs)
@@ -579,7 +607,7 @@ class _Add:
         for i in sorted(rest):
             resolved[i] = r_new.resolve(i, self.docs[i].mentions)
         ents_new: dict[str, Entity] = {}
-        for k in sorted(keep):
+        for k in sorted(keep - set(hubs)):
             if k in t_new.display:
                 first = min(about_of[k])
                 e = title_entity(k, t_new, title_row(self.docs[first]))
@@ -587,10 +615,17 @@ class _Add:
             else:
                 e = candidate_entity(k, cands[k].counts)
             ents_new[k] = e
-        order = sorted(everything)
-        for i in order:
-            link_document(i, t_new.about[i], resolved[i], ents_new, is_new)
-        facts(ents_new, self.docs, resolved, order, is_new)
+        # the others from all their documents; the hubs' part from their added documents
+        # (separately: an old document of another entity may name a hub too)
+        for group in (ents_new, {k: hub_merge.blank(e) for k, e in hubs.items()}):
+            order = sorted(set().union(*(docs_of[k] for k in group))) if group else []
+            for i in order:
+                link_document(i, t_new.about[i], resolved[i], group, is_new)
+            facts(group, self.docs, resolved, order, is_new)
+            if group is not ents_new:
+                for k, added in group.items():
+                    ents_new[k] = hub_merge.merge(old_recs[k], hubs[k], added)
+        self._hub_labels(hubs, old_recs)
 
         # 4. names, directories, paths
         words_old = {k: name_words(e.name) for k, e in old_recs.items()}
@@ -737,7 +772,8 @@ class _Add:
     def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
         """Dimensions and paths of the recomputed entities; returns other members that moved."""
         schema = self.schema
-        cats = categories.doc_categories(self.docs)
+        docs: dict[str, DocAnalysis | hub_merge.DocLabel] = {**self.labels, **self.docs}
+        cats = categories.doc_categories(docs)
         new_parent: dict[str, str] = {}
         for k, e in ents_new.items():
             e.dim = schema.dimension_of(e.kind)
@@ -746,7 +782,7 @@ class _Add:
             if plan is None:
                 new_parent[k] = top
             else:
-                chain = categories.entity_chain(e, self.docs, cats, schema.language)
+                chain = categories.entity_chain(e, docs, cats, schema.language)
                 new_parent[k] = top + "/" + escape_segment(plan.bucket(k, chain))
         old_parent = {k: parent(e.path) for k, e in old_recs.items()}
         dirs = set(new_parent.values()) | set(old_parent.values())
