@@ -716,6 +716,32 @@ def _is_demonym(word: str) -> bool:
     return word in _DEMONYMS or word in _SKIP_DEMONYMS or bool(_DEMONYM.match(word))
 
 
+# Words that qualify a demonym without making a name of it: "South African", "West German".
+_COMPASS = frozenset(
+    """North South East West Northern Southern Eastern Western Central Southeast Southwest
+    Northeast Northwest""".split()
+)
+_YEAR = re.compile(r"^\d[\d,]*$")
+
+
+def _demonym_phrase(run: list[str]) -> bool:
+    """Whether a run of several words is a nationality and what qualifies it, no name: a year
+    ("a 1927 American silent film" made a page "1927 American", one per year and country), a
+    compass word ("South African", "East German"), a listed demonym ("Soviet Armenian",
+    "French- Armenian" as 2Wiki spaces it, "Anglo- Irish"), or "The" before a listed one ("The
+    Japanese", "The Italian"; a suffix alone says too little after it: "The Guardian")."""
+    *head, last = (w.rstrip(".").rstrip("-") for w in run)
+    if not _is_demonym(last) and not (last in _COMPASS and _YEAR.match(head[0])):
+        return False  # "a 1926 American Western film": the genre too
+    if head[:1] == ["The"]:
+        head = head[1:]
+        if not head:
+            return last in _SKIP_DEMONYMS or last in _DEMONYMS
+    # a demonym before it only if listed: "Brian Cornish", "Julian Parrish" are names
+    listed = _SKIP_DEMONYMS | _DEMONYMS | _COMBINING
+    return all(_YEAR.match(w) or w in _COMPASS or w in listed for w in head)
+
+
 def _is_candidate(
     run: list[str], sentence_initial: bool, longest: int = 6, surname: bool = False
 ) -> bool:
@@ -736,6 +762,8 @@ def _is_candidate(
     if len(run) == 2 and run[0] == "The" and _is_demonym(run[1]) and not _DEMONYM.match(run[1]):
         # "The German-language version", "The Chinese" at a sentence's start; a suffix alone
         # says too little after "The" ("The Guardian")
+        return False
+    if len(run) >= 2 and _demonym_phrase(run):
         return False
     if all(t[0].isdigit() or t in _MONTHS for t in run):
         return False  # "17 April", "April 1975", "14 November 1893": a date, not a name
