@@ -522,6 +522,24 @@ def test_a_nationality_with_a_year_or_a_compass_word_is_no_name() -> None:
     }, found
 
 
+def test_an_office_is_no_person_and_an_initialism_keeps_its_stop() -> None:
+    """ "Member of Parliament" was under /people (", who" after "a British Member of Parliament,
+    who …" is said of the holder); "U.S." was shown as "U.S" (the name lost the stop that
+    ends the initialism)."""
+    text = (
+        "He was a British Member of Parliament, who sat for Bath. He was elected Member of "
+        "Parliament for Bath. She moved to the U.S. in 1990. He met John Smith, who was a judge."
+    )
+    found = english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    kinds = {(m.surface, m.kind) for m in found}
+    assert ("Member of Parliament", "") in kinds, kinds
+    assert ("Member of Parliament", "person") not in kinds, kinds
+    assert ("John Smith", "person") in kinds, kinds
+    surfaces = {m.surface for m in found}
+    assert "U.S." in surfaces, surfaces
+    assert "U.S" not in surfaces, surfaces
+
+
 def test_what_follows_a_titled_name_is_not_said_of_its_place() -> None:
     """ "Prince Claus of the Netherlands, who was …" typed the Netherlands a person (the "who"
     is his); a lowercase head before "of" keeps the cue for the name after it."""

@@ -189,6 +189,12 @@ _ROLES = frozenset(
     brother sister father mother uncle aunt nephew niece cousin widow widower grandson
     granddaughter grandfather grandmother stepson stepdaughter fiancé fiancée""".split()
 )
+# Offices a name can be the title of ("Member of Parliament", "Secretary of State"): what is
+# said after such a title ("…, who") is said of its holder, not of the office.
+_OFFICE_TITLES = frozenset(
+    """member secretary minister speaker governor mayor chancellor president chairman
+    director ambassador representative senator commissioner treasurer attorney""".split()
+)
 # ", the first African-American Supreme Court Justice," / ", an English painter": the head noun
 # of an appositive right after a name (up to the next comma or the end of the sentence).
 _APPOSITIVE = re.compile(
@@ -458,7 +464,7 @@ def english_mentions(
             continue
         run = [t[0] for t in toks[k:j]]
         s0 = toks[k][1]
-        surface = text[s0 : toks[j - 1][2]].rstrip(".")
+        surface = _without_stop(text[s0 : toks[j - 1][2]])
         if run[-1].endswith(("'s", "’s")) and len(run[-1]) > 3:
             # "Leonard's then-wife": the possessive ending is no part of the name
             run[-1] = run[-1][:-2]
@@ -503,6 +509,13 @@ def english_mentions(
     lower = frozenset(f for t, f in zip(toks, folded, strict=True) if t[0][:1].islower())
     titles = {m.key: t for m in out if m.gaz is None for t in _single_titles(gaz, m.key)}
     return _coref(out, about, about_person, lower, titles)
+
+
+def _without_stop(surface: str) -> str:
+    """A name without the full stop after it, unless the stop ends an initialism ("U.S.",
+    "D.C."): the page "U.S" lost it."""
+    last = surface.rsplit(" ", 1)[-1]
+    return surface if _INITIALISM.match(last) else surface.rstrip(".")
 
 
 def _own_subject(
@@ -661,6 +674,8 @@ def _person_context(
     """Whether the text around the name ``toks[k:j]`` says it is a person's (see _ROLES)."""
     if len(run) > 4 or any(t[0].isdigit() for t in run):
         return False
+    if len(run) >= 3 and run[0].lower() in _OFFICE_TITLES and run[1] in ("of", "for"):
+        return False  # "a British Member of Parliament, who …": the office, not its holder
     if len(run) >= 2 and run[0].rstrip(".").lower() in _PERSONAL_HONORIFICS:
         return True
     # What follows the name ("…, who", "(born …") is said of the whole phrase when the name
