@@ -9,6 +9,7 @@ from pathlib import Path
 
 from wikikv.bench.bigcorpus import (
     copy_tag,
+    documents_naming,
     extra_document,
     extra_documents,
     renamed,
@@ -57,6 +58,9 @@ def test_write_corpus_counts_its_text(tmp_path: Path) -> None:
     assert extra["id"] == "c03-a"
     assert [d["id"] for d in extra_documents(source, 3, 2)] == ["c03-a", "c03-b"]
     assert extra["id"] not in {json.loads(x)["id"] for x in lines}
+    # the hub adds: documents of that copy naming a name, after the ones the plain adds take
+    assert [d["id"] for d in documents_naming(source, 3, "brother", 1, 0)] == ["c03-c"]
+    assert [d["id"] for d in documents_naming(source, 3, "was", 5, 1)] == ["c03-b", "c03-c"]
 
 
 def test_run_large_reports_each_size(tmp_path: Path) -> None:
@@ -89,9 +93,10 @@ def test_a_kept_store_takes_more_adds_on_a_copy(tmp_path: Path) -> None:
     kept = keep / "store-1"
     assert (keep / "store-1.json").is_file()
     files = {p.name: p.read_bytes() for p in kept.rglob("*") if p.is_file()}
-    adds = run_adds(kept, tmp_path / "work", count=2)
+    adds = run_adds(kept, tmp_path / "work")
     assert adds["copies"] == 1
-    assert len(adds["incremental_adds"]) == 2
+    assert len(adds["incremental_adds"]) == 3
+    assert adds["incremental_add_max_s"] >= adds["incremental_add_s"] > 0
     assert all(a["model_reads"] and not a["fallback"] for a in adds["incremental_adds"])
     assert all(a["added"] == 1 for a in adds["incremental_adds"])
     # the kept store is left as it was, for the next run; the copy and the scratch files go

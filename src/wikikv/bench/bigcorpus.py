@@ -88,3 +88,22 @@ def extra_documents(
         if len(out) == count:
             break
     return out
+
+
+# The name the 2Wiki corpus uses most, kept by every copy (only title words are renamed): an
+# add naming it updates the corpus's most-named entity, the add the corpus's size weighs most.
+HUB_NAME = "United States"
+
+
+def documents_naming(
+    source: Path, copies: int, name: str, count: int, skip: int, limit: int | None = None
+) -> list[dict[str, str]]:
+    """``count`` documents of copy ``copies`` whose text names ``name``, after its first
+    ``skip`` records (those :func:`extra_documents` gives)."""
+    out: list[dict[str, str]] = []
+    for i, r in enumerate(renamed(_records(source, limit), copies)):
+        if i >= skip and name in r.get("text", ""):
+            out.append(r)
+            if len(out) == count:
+                break
+    return out

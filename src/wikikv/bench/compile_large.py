@@ -24,10 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wikikv.bench.bigcorpus import extra_documents, write_corpus
+from wikikv.bench.bigcorpus import HUB_NAME, documents_naming, extra_documents, write_corpus
 
 DEFAULT_COPIES = (9, 18, 36)  # ~25, ~50 and ~100 MB of text
 ADDS = 5  # incremental adds timed after each build (the median is reported)
+HUB_ADDS = 2  # and adds of documents naming the corpus's most-named entity (bigcorpus.HUB_NAME)
 
 
 class _AnonPeak:
@@ -153,16 +154,31 @@ def build_one(
         # the build's processes together at one instant: what the machine must hold
         "peak_build_tree_mb": round(anon.tree_peak_kb / 1024, 0),
         "store_mb": round(_dir_size(workdir) / 2**20, 0),
-        # the median of the adds, each a new document added on its own
-        "incremental_add_s": _median([a["wall_s"] for a in adds]),
-        "incremental_add_cpu_s": _median([a["cpu_s"] for a in adds]),
-        "incremental_adds": adds,
+        # the median of the adds, each a new document added on its own, and the slowest
+        **_add_summary(adds),
         # records the first add read from the persisted model, by kind (empty: it derived all)
         "incremental_add_model_reads": first.get("model_reads", {}),
         "incremental_add_fallback": "; ".join(a["fallback"] for a in adds if a["fallback"]),
         "incremental_add_phases_s": first.get("phases_s", {}),
         "incremental_added": sum(a["added"] for a in adds),
     }
+
+
+def _add_summary(adds: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "incremental_add_s": _median([a["wall_s"] for a in adds]),
+        "incremental_add_cpu_s": _median([a["cpu_s"] for a in adds]),
+        "incremental_add_max_s": max((a["wall_s"] for a in adds), default=0.0),
+        "incremental_adds": adds,
+    }
+
+
+def _extras(source: Path, copies: int, limit: int | None) -> list[dict[str, str]]:
+    """The documents the adds bring: the first :data:`ADDS` of copy ``copies`` and the next
+    :data:`HUB_ADDS` of it that name :data:`~wikikv.bench.bigcorpus.HUB_NAME`."""
+    return extra_documents(source, copies, ADDS, limit) + documents_naming(
+        source, copies, HUB_NAME, HUB_ADDS, ADDS, limit
+    )
 
 
 def _add_one(kb: Any, extra: dict[str, str], workdir: Path, i: int, options: Any) -> dict[str, Any]:
@@ -181,6 +197,7 @@ def _add_one(kb: Any, extra: dict[str, str], workdir: Path, i: int, options: Any
         "load_1min": round(load, 1),
         "written": added.written,
         "added": added.analyzed,
+        "names_hub": HUB_NAME in extra.get("text", ""),
         "fallback": added.model_fallback,
         "model_reads": added.model_reads,
         "phases_s": {k: round(v, 3) for k, v in added.timings.items()},
@@ -222,7 +239,7 @@ def run_large(
                 (keep / f"store-{n}.json").write_text(json.dumps(about), encoding="utf-8")
             corpus = Path(tmp) / f"corpus-{n}.jsonl"
             size = write_corpus(source, n, corpus, limit)
-            extras = extra_documents(source, n, ADDS, limit)
+            extras = _extras(source, n, limit)
             if log:
                 log(f"large: {n} copies, {size / 2**20:.1f} MB of text: building ...")
             queue = ctx.Queue()
@@ -241,7 +258,8 @@ def run_large(
                     f"peak {row['peak_rss_mb']:.0f} MB (anon {row['peak_anon_mb']:.0f}, "
                     f"workers' own {row['peak_workers_private_mb']:.0f}; "
                     f"all processes at once {row['peak_build_tree_mb']:.0f}), "
-                    f"add (median of {len(row['incremental_adds'])}) {row['incremental_add_s']} s"
+                    f"add (median of {len(row['incremental_adds'])}) {row['incremental_add_s']} s,"
+                    f" slowest {row['incremental_add_max_s']} s"
                     f" (cpu {row['incremental_add_cpu_s']} s"
                     f"{', derived everything: ' + row['incremental_add_fallback'] if row['incremental_add_fallback'] else ''})"
                 )
@@ -255,17 +273,17 @@ def run_large(
     return out
 
 
-def run_adds(kept: Path, work: Path, count: int = ADDS) -> dict[str, Any]:
+def run_adds(kept: Path, work: Path) -> dict[str, Any]:
     """Copy the store ``kept`` (``<keep>/store-<copies>`` of :func:`run_large`) to ``work`` and
-    time ``count`` adds against the copy, one by one as the large benchmark does: the first
-    documents of the copy after the next (the benchmark's own adds, of the next, are in it)."""
+    time adds against the copy, one by one as the large benchmark does (:func:`_extras`), of
+    the copy after the next (the benchmark's own adds, of the next, are in it)."""
     from wikikv.compile.pipeline import Compiler
     from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
 
     about = json.loads(kept.with_suffix(".json").read_text(encoding="utf-8"))
     source, n = Path(about["source"]), int(about["copies"])
-    extras = extra_documents(source, n + 1, count, about["limit"])
+    extras = _extras(source, n + 1, about["limit"])
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(kept, work)
     store = open_store(f"lmdb://{work}?sync=false")
@@ -277,12 +295,7 @@ def run_adds(kept: Path, work: Path, count: int = ADDS) -> dict[str, Any]:
     finally:
         store.close()
         shutil.rmtree(work, ignore_errors=True)  # a copy of the kept store: ~9 GB at 36 copies
-    return {
-        "copies": n,
-        "incremental_add_s": _median([a["wall_s"] for a in adds]),
-        "incremental_add_cpu_s": _median([a["cpu_s"] for a in adds]),
-        "incremental_adds": adds,
-    }
+    return {"copies": n, **_add_summary(adds)}
 
 
 TARGET_MB = 100.0

@@ -117,7 +117,8 @@ def compile_bench(
                 f"{row['s_per_mb']:.1f} s/MB  cpu {row.get('cpu_s', 0.0):.1f} s "
                 f"({row.get('cpu_s_per_mb', 0.0):.2f} cpu-s/MB)  peak {row['peak_rss_mb']:.0f} MB "
                 f"(anon {row['peak_anon_mb']:.0f})  add {row['incremental_add_s']:.3f} s"
-                f" (cpu {row.get('incremental_add_cpu_s', 0.0):.3f} s)"
+                f" (cpu {row.get('incremental_add_cpu_s', 0.0):.3f} s),"
+                f" slowest {row.get('incremental_add_max_s', 0.0):.3f} s"
             )
         f = result.get("large", {}).get("fit")
         if f:
