@@ -554,3 +554,18 @@ def test_what_follows_a_titled_name_is_not_said_of_its_place() -> None:
     assert kinds["Netherlands"] == ""
     assert kinds["Henry Smith"] == "person"
     assert [m.kind for m in found if m.surface == "Emilio Aguinaldo"][-1] == "person"
+
+
+def test_a_comma_title_is_a_place_only_when_a_place_qualifies_it() -> None:
+    """With nothing else to go on, a title with a comma was a place: "Aye, and Gomorrah, and
+    other stories" (a collection) was under /places, and so were nobles ("John, King of
+    England", "Robert Petre, 9th Baron Petre") and dated events ("… election, 2006")."""
+    no_lead = "It is mentioned here."
+    assert classify_title("Weldon, California", no_lead, "en") == "place"
+    assert classify_title("Fort Hill (Clemson, South Carolina)", no_lead, "en") == "place"
+    assert classify_title("Aye, and Gomorrah, and other stories", no_lead, "en") == "work"
+    assert classify_title("John, King of England", no_lead, "en") == "person"
+    assert classify_title("Robert Petre, 9th Baron Petre", no_lead, "en") == "person"
+    assert classify_title("Bertha, daughter of Lothair II", no_lead, "en") == "person"
+    assert classify_title("Florida Attorney General election, 2006", no_lead, "en") == "event"
+    assert classify_title("Frankly, my dear, I don't give a damn", no_lead, "en") == "topic"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from wikikv.text.comma_titles import kind_of_comma_title
 from wikikv.text.lead import lead_head
 from wikikv.text.nouns import HEAD_WORDS, kind_of_noun
 
@@ -173,7 +174,9 @@ def classify_title(title: str, first_sentence: str, lang: str) -> str:
     ):
         if rx.search(head):
             return kind
-    return kind_by_name(base) or ("place" if "," in title else "topic")
+    # a comma: a place's qualifier ("Weldon, California") unless what follows it says a noble's
+    # title, a date or a phrase ("John, King of England", "… election, 2006", "… other stories")
+    return kind_by_name(base) or kind_of_comma_title(base if "," in base else title) or "topic"
 
 
 # The noun phrase a definition opens with ("was a French princess of the Valois dynasty", "is a
