@@ -42,6 +42,26 @@ def test_chunked_pass_finds_what_the_whole_pass_finds(store: Store, tmp_path: Pa
             assert validate_chunked(kb, types, chunk=chunk) == expected
 
 
+def test_a_view_of_some_pages_finds_their_dangling_links_without_listing_the_wiki(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An add checks the pages it wrote: listing every path of the wiki for that grew with the
+    wiki (the view asks the store about the links it checks instead)."""
+    kb = _seeded(store, tmp_path, "a")
+    whole = [f for f in v.validate(kb, types=[v.DANGLING])[1] if f.type == v.DANGLING]
+    assert whole
+    scope = {f.path for f in whole} | set(sorted(v.View(kb).pages)[:5]) | {"/people/Nobody"}
+
+    def no_listing(text: str, limit: int | None = None) -> list[str]:
+        raise AssertionError(f"the view listed {text!r}")
+
+    monkeypatch.setattr(kb, "prefix", no_listing)
+    view = v.View(kb, scope)
+    assert set(view.pages) == {p for p in scope if kb.get(p) is not None}
+    found = v.validate(kb, paths=scope, types=[v.DANGLING], view=view)[1]
+    assert found == [f for f in whole if f.path in scope]
+
+
 def _pages(kb: KnowledgeBase) -> dict[str, tuple[str, object]]:
     out: dict[str, tuple[str, object]] = {}
     for p in kb.prefix("/"):

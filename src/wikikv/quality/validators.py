@@ -79,11 +79,13 @@ class View:
 
     def __init__(self, kb: KnowledgeBase, paths: Iterable[str] | None = None) -> None:
         self.kb = kb
-        self.all_paths = set(kb.prefix("/"))
+        # A view of some pages (those one add wrote) does not list the whole wiki, a scan that
+        # grows with it: existence is asked of the store for the links it checks.
+        self.all_paths: set[str] | None = set(kb.prefix("/")) if paths is None else None
         self.pages: dict[str, FileRecord] = {}
         self.dirs: dict[str, DirRecord] = {}
         self._articles: dict[str, FileRecord | None] = {}
-        order = sorted(self.all_paths if paths is None else set(paths) & self.all_paths)
+        order = sorted(self.all_paths if self.all_paths is not None else set(paths or ()))
         for i in range(0, len(order), 500):
             chunk = order[i : i + 500]
             for p, rec in zip(chunk, kb.get_many(chunk), strict=True):
@@ -95,7 +97,7 @@ class View:
         self.parsed: dict[str, ParsedPage] = {p: parse(r.text) for p, r in self.pages.items()}
 
     def exists(self, path: str) -> bool:
-        if path in self.all_paths:
+        if self.all_paths is not None and path in self.all_paths:
             return True
         return self.kb.get(path) is not None  # a redirect left by a move still resolves
 
