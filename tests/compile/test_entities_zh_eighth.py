@@ -7,9 +7,11 @@ from __future__ import annotations
 from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.text import digest as dg
+from wikikv.text import entities_zh_common as common_words
 from wikikv.text.definitions import defining_score
 from wikikv.text.entities import Mention
-from wikikv.text.entities_zh import chinese_mentions
+from wikikv.text.entities_zh import _SURNAMES, chinese_mentions
+from wikikv.text.entities_zh_reader import central_names
 from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
 
 
@@ -51,3 +53,18 @@ def test_a_title_defined_after_its_other_title() -> None:
     # nor a title that closes a clause about someone else ("指他所著《道德经》")
     later = "“大著作”，指他所著《道德经》（即《老子》），是道家的主要经典。"
     assert defining_score(later, ["道德经"]) == 0
+
+
+def test_a_repeated_piece_of_a_longer_word_is_no_name() -> None:
+    known, freq = jieba_words(), jieba_freq()
+    # 曾|游行, 曾|游说: a surname-shaped pair whose last character opens a common word
+    text = "市民也曾游行欢呼过。苏秦曾游说六国；张仪曾游说六国归顺秦国。"
+    assert common_words.cut_word("曾游", text, known, freq)
+    assert "曾游" in central_names(text, known, freq, _SURNAMES)  # repeated, acting
+    assert "曾游" not in {m.key for m in mentions(text)}
+    # 唯物|史观: inside a longer word the dictionary holds
+    text = "必用唯物史观的立场，并于和这违异的唯心史观对立，先于这一个唯物史观的命题。"
+    assert common_words.cut_word("史观", text, known, freq)
+    # a name followed by varied words stays
+    text = "陈士成看过了榜。陈士成便回家去。陈士成说：“我不去了。”陈士成又坐下。"
+    assert not common_words.cut_word("陈士成", text, known, freq)

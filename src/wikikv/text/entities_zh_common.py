@@ -82,6 +82,40 @@ def cut_on_right(word: str, text: str, known: dict[str, str], freq: dict[str, in
     return total > 0 and cut == total
 
 
+def cut_word(word: str, text: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """Whether a repeated ``word`` no dictionary holds as a common word is in half of its
+    occurrences or more a piece of a longer word: its last character makes a word in general use
+    with the next one (曾|游行, 唐人|小说 'Tang fiction'), or the occurrence lies inside a longer
+    word the dictionary holds (唯物史观 'historical materialism', 投畀豺虎). A name is followed
+    and framed by varied characters, which seldom make such words with it."""
+    if freq.get(word, 0) >= _COMMON_FREQ:
+        return False
+    total = cut = 0
+    start = text.find(word)
+    while start >= 0:
+        total += 1
+        end = start + len(word)
+        after = text[end : end + 1]
+        if "\u4e00" <= after <= "\u9fff" and freq.get(word[-1] + after, 0) >= _COMMON_FREQ:
+            cut += 1
+        elif _inside_longer(text, start, end, known):
+            cut += 1
+        start = text.find(word, end)
+    return total > 0 and cut * 2 >= total
+
+
+def _inside_longer(text: str, start: int, end: int, known: dict[str, str]) -> bool:
+    """Whether ``text[start:end]`` lies inside a word of up to four characters that the
+    dictionary holds and that is no name (唯物|史观, 投畀|豺虎)."""
+    n = end - start
+    for size in range(n + 1, 5):
+        for lo in range(max(0, end - size), start + 1):
+            piece = text[lo : lo + size]
+            if len(piece) == size and piece in known and not known[piece].startswith("nr"):
+                return True
+    return False
+
+
 def of_phrase(word: str, freq: dict[str, int]) -> bool:
     """A four-character 'X之Y' whose X is a word in general use: 'the Y of X', a phrase or a figure
     of speech (the palace of art, the tower of ivory), not a name (张之洞 has three)."""
