@@ -68,3 +68,12 @@ def test_a_repeated_piece_of_a_longer_word_is_no_name() -> None:
     # a name followed by varied words stays
     text = "陈士成看过了榜。陈士成便回家去。陈士成说：“我不去了。”陈士成又坐下。"
     assert not common_words.cut_word("陈士成", text, known, freq)
+
+
+def test_a_determiner_and_a_settlement_repeated_is_no_place() -> None:
+    # 全屯 'the whole village' said again and again in a story, as 长明灯 does
+    text = (
+        "但当然并不是全屯的人们都如此。后来不是全屯动了公愤，和他老子去吵闹。"
+        "然而全屯的空气也就紧张起来。阔亭和方头以守护全屯的劳绩，得了好处。"
+    )
+    assert "全屯" not in {m.key for m in mentions(text)}

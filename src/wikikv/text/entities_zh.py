@@ -748,7 +748,8 @@ def _not_a_name(
 ) -> bool:
     """An institution or a place of a class that names none (entities_zh_common): an organ
     every body has, a determiner and a bare institution word, a common word with an
-    institution's ending, a name cut on its left, an 'X之Y' phrase, a noun and a locative."""
+    institution's ending, a name cut on its left, an 'X之Y' phrase, a noun and a locative, a
+    determiner and a settlement (全屯)."""
     if common_words.of_phrase(word, freq):
         return True  # 'the palace of art'
     if kind == "org" and (
@@ -759,6 +760,8 @@ def _not_a_name(
         return True
     if kind == "place" and len(word) >= 3 and word[-1] == "中" and word[:-1] in known:
         return True  # 'in the deep mountains': a noun and a locative
+    if kind == "place" and len(word) == 2 and word[0] in _NOT_A_PLACE_HEAD and word[1] in _REALM:
+        return True  # 全屯 'the whole village', which a story may say again and again
     by_ending = kind in ("org", "place") and reader.kind_by_suffix(word) is not None
     return by_ending and common_words.cut_on_left(word, text, known, freq)
 
