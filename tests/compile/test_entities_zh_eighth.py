@@ -77,3 +77,17 @@ def test_a_determiner_and_a_settlement_repeated_is_no_place() -> None:
         "然而全屯的空气也就紧张起来。阔亭和方头以守护全屯的劳绩，得了好处。"
     )
     assert "全屯" not in {m.key for m in mentions(text)}
+
+
+def test_the_tail_of_foreign_names_is_no_name() -> None:
+    # 卜生 three times, each the tail of 伊卜生 or 易卜生 (one man, two spellings)
+    text = (
+        "留心国学咧；伊卜生这样，罗曼罗兰那样。〔7〕伊卜生（H．Ibsen，1828—1906）　通译易卜生，"
+        "挪威剧作家。"
+    )
+    assert "卜生" not in {m.key for m in mentions(text)}
+    # a verb before a name the dictionary holds whole is no part of it
+    text = "他说“不爱莎士比亚你就是傻子”。莎士比亚是英国的戏剧家。"
+    keys = {m.key for m in mentions(text)}
+    assert "爱莎士比亚" not in keys
+    assert "莎士比亚" in keys

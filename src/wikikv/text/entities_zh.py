@@ -134,6 +134,8 @@ def chinese_mentions(
             n for n, k in central.items() if k == "person" and _cut_name(n, text, known, freq)
         ]:
             del central[name]  # 步声 of 脚步声 ('footsteps'): the tail of a word, no name
+        for name in [n for n, k in central.items() if k == "person" and _translit_tail(n, text)]:
+            del central[name]  # 卜生 of 伊卜生 and 易卜生: the tail of foreign names
         for name in [n for n, k in central.items() if k == "org"]:
             if _owned(name, text, owners_end):
                 del central[name]  # 北京大学评议会: the council of a university, no body of its own
@@ -532,6 +534,27 @@ def _translit_fragment(text: str, start: int, end: int) -> bool:
     return before in _TRANSLIT and before != "" or (after in _TRANSLIT and after != "")
 
 
+# Transliteration characters that are also words before a name: 但 'but', 也 'also', 爱 'love'.
+_BEFORE_A_NAME = frozenset("但也爱先")
+
+
+def _translit_tail(word: str, text: str) -> bool:
+    """Whether a repeated ``word`` spelled in transliteration characters follows another such
+    character in half of its occurrences or more: the tail of longer foreign names (伊|卜生 and
+    易|卜生 make 卜生 three times, 泰|戈尔 and 戈尔基 make 戈尔), not a name of its own."""
+    if not all(ch in _TRANSLIT for ch in word):
+        return False
+    total = tail = 0
+    start = text.find(word)
+    while start >= 0:
+        total += 1
+        before = text[start - 1] if start else ""
+        if before in _TRANSLIT and before not in _BEFORE_A_NAME:
+            tail += 1
+        start = text.find(word, start + len(word))
+    return total > 0 and tail * 2 >= total
+
+
 def _whole_name(token: tuple[str, str], known: dict[str, str] | None) -> bool:
     """A name the dictionary knows whole (达尔文, 易卜生)."""
     return known is not None and token[1] in ("nr", "nrt", "nrfg", "ns") and token[0] in known
@@ -574,6 +597,15 @@ def _join_transliterations(
             )
         ):
             return i + 2  # 蒲力汗/诺夫, 安德烈/夫
+        if (
+            i + 1 < n
+            and len(words[i][0]) == 1
+            and words[i][1] in ("v", "c", "d", "p")
+            and _whole_name(words[i + 1], known)
+        ):
+            # 爱|莎士比亚 'love Shakespeare', 但|娜拉 'but Nora': a verb or a conjunction before a
+            # name the dictionary has (not 米 of 刈米达夫, a measure word to the tagger)
+            return None
         j = i
         while j < n and words[j][0] and all(ch in _TRANSLIT for ch in words[j][0]):
             if j > i and _whole_name(words[j - 1], known) and _whole_name(words[j], known):
