@@ -8,6 +8,7 @@ from wikikv.compile.model import CandidateCounts, candidate_entity
 from wikikv.llm.base import MentionOut
 from wikikv.text import digest as dg
 from wikikv.text import entities_zh_common as common_words
+from wikikv.text import entities_zh_reader as reader
 from wikikv.text.definitions import defining_score
 from wikikv.text.entities import Mention
 from wikikv.text.entities_zh import _SURNAMES, chinese_mentions
@@ -91,3 +92,10 @@ def test_the_tail_of_foreign_names_is_no_name() -> None:
     keys = {m.key for m in mentions(text)}
     assert "爱莎士比亚" not in keys
     assert "莎士比亚" in keys
+
+
+def test_the_yu_of_a_comparison_introduces_no_place() -> None:
+    # "更远过于章炳麟" 'far worse than 章炳麟': a man, not somewhere one goes
+    text = "造谣者的卑鄙龌龊更远过于章炳麟，因为他还敢说。"
+    assert not reader.used_as_place("章炳麟", text)
+    assert reader.used_as_place("北京", "他终于到北京，")  # 于 of 终于 aside, 到 still goes

@@ -331,8 +331,12 @@ _OPENING = frozenset("“‘「『《〔")
 
 
 # 于 that ends a conjunction or an adverb is no preposition: "由于大洋，" is 'because of the
-# silver dollars', not 'at' a place (生于, 位于 do introduce one, and are not here).
-_CONJUNCTION_YU = frozenset("由于 关于 对于 至于 终于 鉴于 基于".split())
+# silver dollars', not 'at' a place (生于, 位于 do introduce one, and are not here); nor is the 于
+# of a comparison: "更远过于章炳麟，" is 'far worse than 章炳麟'.
+_CONJUNCTION_YU = frozenset(
+    "由于 关于 对于 至于 终于 鉴于 基于 过于 甚于 胜于 大于 小于 多于 少于 高于 低于 优于 劣于 "
+    "等于 异于".split()
+)
 
 
 # After a place: around it, a direction from it (not 'the south of' a person).
