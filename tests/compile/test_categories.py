@@ -14,6 +14,7 @@ from wikikv.compile.categories import (
     SPREAD_ZH,
     describe_label,
     doc_categories,
+    doc_category,
     draw_category,
     entity_chain,
     lead_category,
@@ -114,6 +115,10 @@ class Doc:
     group: str
     summary: str
     about_kind: str = "topic"
+    category: str = field(init=False)
+
+    def __post_init__(self) -> None:  # what the analysis stores
+        self.category = doc_category(self.title, self.summary, self.lang)
 
 
 @dataclass

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from wikikv.compile.categories import doc_category
 from wikikv.compile.ingest import Document
 from wikikv.compile.model import DocAnalysis
 from wikikv.compile.pages import one_line
@@ -49,6 +50,7 @@ def analysis_sources() -> list[Path]:
     return [
         here / "analyze.py",
         here / "subjects.py",
+        here / "categories.py",  # the category stored with each analysis
         Path(extractive.__file__),
         *sorted(Path(text_pkg.__file__).parent.glob("*.py")),
     ]
@@ -106,6 +108,7 @@ def analyze(
         roles=sentence_roles(doc.text, sents, mentions, doc.lang),
         llm=found.page,
         version=ANALYSIS_VERSION,
+        category=doc_category(doc.title, summary, doc.lang),
     )
 
 

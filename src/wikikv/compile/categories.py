@@ -131,6 +131,7 @@ def leftover_labels(dim: str) -> tuple[str, str]:
 
 class _Doc(Protocol):
     about_kind: str
+    category: str
     title: str
     lang: str
     group: str
@@ -144,14 +145,18 @@ class _Entity(Protocol):
     times_named: dict[str, int]
 
 
-def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
-    """doc id → the category noun of its lead sentence ("" for Chinese or undefined); a
+def doc_category(title: str, summary: str, lang: str) -> str:
+    """The category noun of a document's lead sentence ("" for Chinese or undefined); a
     tournament's draw by its title, whatever its lead says ("X and Y were the defending
-    champions" names no kind of page)."""
-    return {
-        i: (draw_category(d.title) or lead_category(d.summary, d.title)) if d.lang != "zh" else ""
-        for i, d in docs.items()
-    }
+    champions" names no kind of page). Stored in its analysis (``DocAnalysis.category``)."""
+    if lang == "zh":
+        return ""
+    return draw_category(title) or lead_category(summary, title)
+
+
+def doc_categories(docs: Mapping[str, _Doc]) -> dict[str, str]:
+    """doc id → :func:`doc_category`, as its analysis stored it."""
+    return {i: d.category for i, d in docs.items()}
 
 
 DRAW = "singles and doubles"

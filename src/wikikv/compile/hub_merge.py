@@ -40,6 +40,7 @@ class DocLabel(msgspec.Struct):
     group: str = ""
     about_kind: str = "topic"
     summary: str = ""
+    category: str = ""
 
 
 def mergeable(old: Entity, fresh: Entity, resolved: Container[str]) -> bool:

@@ -54,6 +54,9 @@ class DocAnalysis(msgspec.Struct):
     llm: PageNotes | None = None
     # the analysis code that wrote it (wikikv.compile.analyze.ANALYSIS_VERSION)
     version: str = ""
+    # English: the category noun of its lead (categories.doc_category), read once here rather
+    # than by every derive and every add that routes an entity by the documents naming it
+    category: str = ""
 
 
 class Fact(msgspec.Struct, frozen=True, array_like=True):
