@@ -556,6 +556,29 @@ def test_what_follows_a_titled_name_is_not_said_of_its_place() -> None:
     assert [m.kind for m in found if m.surface == "Emilio Aguinaldo"][-1] == "person"
 
 
+def test_a_quoted_title_is_one_name() -> None:
+    """ "Death" was a page from '"Further Reflections on the Death of a Porcupine"' and '"Death or
+    Canada"', "the Same" from '"All the Same"', "About Eve" from '"All About Eve"'; a quoted
+    title is one name, a work when a lowercase word had cut it — not a noble's style ('"Grand
+    Duke of Bosnia"'). "The EP" opening a sentence is a common noun."""
+    text = (
+        'She wrote an essay entitled "Further Reflections on the Death of a Porcupine", printed '
+        'in 1933. The documentary "Death or Canada" was made. The EP was sold at live events. '
+        'The video for "All the Same" was shown, and "All About Eve" too. He was styled "Grand '
+        'Duke of Bosnia" by the king. He said "it was good" to Mary Smith.'
+    )
+    found = {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+    assert found["Further Reflections on the Death of a Porcupine"] == "work", found
+    assert found["Death or Canada"] == "work", found
+    assert found["All the Same"] == "work", found
+    assert found["Grand Duke of Bosnia"] != "work", found
+    assert "All About Eve" in found, found
+    assert "Mary Smith" in found, found
+    assert not found.keys() & {"Death", "the Same", "About Eve", "The EP", "Canada"}, found
+
+
 def test_a_comma_title_is_a_place_only_when_a_place_qualifies_it() -> None:
     """With nothing else to go on, a title with a comma was a place: "Aye, and Gomorrah, and
     other stories" (a collection) was under /places, and so were nobles ("John, King of

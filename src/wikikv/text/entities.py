@@ -80,6 +80,13 @@ _ARTICLES = frozenset({"The", "A", "An"})
 _TITLE_CONNECT = frozenset(
     "of in on at for to and & the a an from with without into under upon over".split()
 )
+# A quoted title: its quotes, its longest run of words, the lowercase words it may hold.
+_OPEN_QUOTES = '"“'
+_CLOSE_QUOTES = '"”'
+_QUOTED_WORDS = 9
+_QUOTED_CONNECT = _TITLE_CONNECT | frozenset(
+    "or nor but as by is are my your me you it not".split()
+)
 _MONTHS = frozenset(
     """January February March April May June July August September October November
     December""".split()
@@ -416,7 +423,19 @@ def english_mentions(
         # ("A Study in Scarlet", "The Hound of the Baskervilles") keep it whole.
         titled = word in _ARTICLES
         connected = False
-        while j < n and _contiguous(text, toks, j - 1, j + 1):
+        quoted = _quoted_title(text, toks, i)
+        if quoted:
+            # kept whole; a work only if a lowercase word had cut it ('"John Paul Jones"' may
+            # be a man's name in quotes, '"Death or Canada"' is a title)
+            # (nor is one a noble's style: '"Grand Duke of Bosnia"')
+            words = [toks[m][0] for m in range(i, quoted)]
+            styled = "of" in words and any(
+                w.lower() in _PERSONAL_HONORIFICS or w.lower() in _NOBLE
+                for w in words[: words.index("of")]
+            )
+            connected = any(w[0].islower() for w in words) and not styled
+            j = quoted
+        while not quoted and j < n and _contiguous(text, toks, j - 1, j + 1):
             w = toks[j][0]
             prev = toks[j - 1][0]
             if (
@@ -450,7 +469,7 @@ def english_mentions(
             k < j
             and toks[k][0] in _SKIP_SINGLE
             and toks[k][0] != "The"
-            and not connected
+            and not (connected or quoted)
             and (k + 1 >= j or toks[k + 1][0] != "&")  # "Lord & Taylor" is one name
             and not _adjective_of_name(toks, k, j)
         ):
@@ -485,7 +504,13 @@ def english_mentions(
         # a demonym alone is no name, unless it is a word of the subject's own ("Slovak" in
         # the article on Hillel Slovak): coreference folds it into his name
         surname = about_person and len(run) == 1 and run[0].rstrip(".") in about_words
-        if _is_candidate(run, False, 9 if connected else 6, surname):
+        common = (  # "The EP was sold at live events": a common noun, not in "The Boxer" (dog)
+            len(run) == 2
+            and run[0] == "The"
+            and kind_of_noun(run[1].rstrip("."))
+            and run[1].rstrip(".") not in about_words
+        )
+        if not common and _is_candidate(run, False, 9 if connected or quoted else 6, surname):
             hint = sentence_of(sentences, s0, hint)
             kind = kind_by_name(surface) or ("work" if connected else "")
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
@@ -585,6 +610,27 @@ def _contiguous(
         if text[toks[a][2] : toks[a + 1][1]] not in ok:
             return False
     return True
+
+
+def _quoted_title(text: str, toks: list[tuple[str, int, int]], i: int) -> int:
+    """The end of a quoted title that opens at ``toks[i]`` ('"Further Reflections on the Death
+    of a Porcupine"', '"Death or Canada"', '"All the Same"'): every word up to the closing quote
+    capitalized or a function word, at least two words (0: no such title). Cut at its
+    function words, its parts made pages ("Death", "the Same")."""
+    start = toks[i][1]
+    if start < 1 or text[start - 1] not in _OPEN_QUOTES:
+        return 0
+    if start > 1 and not (text[start - 2].isspace() or text[start - 2] in "(["):
+        return 0
+    for m in range(i, min(len(toks), i + _QUOTED_WORDS)):
+        word, _, end = toks[m]
+        if m > i and not _contiguous(text, toks, m - 1, m + 1):
+            return 0
+        if not (word[0].isupper() or word[0].isdigit() or word in _QUOTED_CONNECT):
+            return 0
+        if text[end : end + 2].lstrip(",.!?")[:1] in _CLOSE_QUOTES:
+            return m + 1 if m > i and (word[0].isupper() or word[0].isdigit()) else 0
+    return 0
 
 
 def _function_words(text: str, toks: list[tuple[str, int, int]], j: int, titled: bool) -> int:
