@@ -31,6 +31,14 @@ def test_a_journal_named_like_a_person_stays_a_journal() -> None:
     counts = CandidateCounts()
     counts.add([book, book])
     assert candidate_entity("湘君", counts).kind == "work"
+    # Trotsky's 《文学与革命》 is a book, though it ends like 辛亥革命
+    counts = CandidateCounts()
+    counts.add([MentionOut("文学与革命", "文学与革命", "work", 0, 0, 5)])
+    assert candidate_entity("文学与革命", counts).kind == "work"
+    # a treaty in title marks stays an event of history
+    counts = CandidateCounts()
+    counts.add([MentionOut("辛丑条约", "辛丑条约", "work", 0, 0, 4)])
+    assert candidate_entity("辛丑条约", counts).kind == "event"
     # a bare name with a person's ending is still a person
     counts = CandidateCounts()
     counts.add([MentionOut("向培良君", "向培良君", "person", 0, 0, 4, weak=True)])

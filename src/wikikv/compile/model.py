@@ -345,6 +345,10 @@ class CandidateCounts(msgspec.Struct, array_like=True):
             self.kinds = {k: n for k, n in self.kinds.items() if n}
 
 
+# A treaty is written in title marks (《辛丑条约》) but is an event of history to a reader.
+_TREATY = "条约"
+
+
 def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     """The entity a chosen candidate name becomes: its most used surface, its most guessed
     kind (ties: the smallest), unless the name itself says the kind."""
@@ -357,13 +361,13 @@ def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     if by_name and kind == "person" and weak_place(surface):
         confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
     elif (
-        by_name in ("place", "person")
+        (by_name in ("place", "person") or (by_name == "event" and not surface.endswith(_TREATY)))
         and kind in ("work", "org")
         and confidence > 0.5
         and ents.has_han(surface)
     ):
-        pass  # 《出了象牙之塔》, 《湘君》: a book or a journal the documents mark as one, named
-        # like a place or a person (湘君 ends like 向培良君)
+        pass  # 《出了象牙之塔》, 《湘君》, 《文学与革命》: a book or a journal the documents mark
+        # as one, named like a place, a person or an event (湘君 ends like 向培良君)
     elif by_name:
         kind, confidence = by_name, max(confidence, 0.9)
     return Entity(key, surface, kind or "topic", confidence=confidence or 0.5)
