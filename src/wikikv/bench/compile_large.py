@@ -4,8 +4,9 @@
 Per size: documents, megabytes of text, build time and MB/s, peak resident memory of the building
 process (``ru_maxrss``, which counts the store's mapped pages the process touched, and the peak of
 its anonymous memory alone, sampled), store size, and incremental adds into the built wiki:
-:data:`ADDS` new documents one after the other, each its own ``add`` as the CLI runs it (wall
-and CPU time, median reported, the machine's load average beside them). Time per MB across the
+:data:`ADDS` new documents one after the other, then :data:`HUB_ADDS` that name the corpus's
+most-named entity, each its own ``add`` as the CLI runs it (wall and CPU time, the median and
+the slowest reported, the machine's load average beside them). Time per MB across the
 sizes shows whether the build is linear.
 """
 
