@@ -591,6 +591,7 @@ class Compiler:
                     current = slim.for_render(current)
                     stored, analysed = {}, {}
                     slim.compact(model)
+                    slim.drop_analysis_caches()
                     want = desired_nodes(
                         self.kb.name,
                         current,
@@ -774,6 +775,8 @@ class Compiler:
         caller merges (:meth:`_Indexer.flush` with ``last``) once it has let go of the model."""
         progress.phase = "render"
         report.summaries = add_summaries(want, schema, self.provider).to_dict()
+        if not want.partial:  # the sections' rankings (one row per page) are read only there
+            want.ranked_at = None
         todo = [p for p, sig in want.sigs.items() if pages.sigs.get(p) != sig]
         # a partial (local) render lists what goes; a full one goes by what it no longer makes
         stale = want.stale if want.partial else [p for p in pages.sigs if p not in want.sigs]
@@ -812,7 +815,7 @@ class Compiler:
         loaded.update(texts)
         gate = None
         if self.options.quality is not None:
-            gate = self._gate = self.options.quality.render_check(self.kb, want.sigs, loaded)
+            gate = self._gate = self.options.quality.render_check(self.kb, want.sigs.keys(), loaded)
         n = 0
         edited = handedits.edited_paths(self.kb)
         hand = _HandEdits(self.kb, report) if edited else None
@@ -851,10 +854,11 @@ class Compiler:
             if indexer is not None:
                 indexer.remove(path)
         for path in todo_dirs:
-            writer.mkdir(path, want.dir_text[path])
+            listing = want.dir_text[path]
+            writer.mkdir(path, listing)
             pages.sigs[path] = want.sigs[path]
             if indexer is not None:
-                indexer.add_dir(path, want.dir_text[path])
+                indexer.add_dir(path, listing)
                 # the listings are ~a tenth of a wiki's text (150 MB at 100 MB of corpus):
                 # flushed as the pages are, not all in the last flush
                 if indexer.due():

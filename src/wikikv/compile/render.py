@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 
 from wikikv.compile import pages as pg
 from wikikv.compile.model import DocAnalysis, Entity, Fact, Model, article_path, digest_path
+from wikikv.compile.packed import PackedTexts
 from wikikv.compile.parsed import ParsedPage
 from wikikv.compile.schema import Schema
 from wikikv.llm.base import Descriptor
@@ -51,7 +52,8 @@ class Desired:
     prompt_version: str
     sigs: dict[str, str] = field(default_factory=dict)
     dirs: set[str] = field(default_factory=set)
-    dir_text: dict[str, str] = field(default_factory=dict)
+    # compressed: the listings wait through the whole render (wikikv.compile.packed)
+    dir_text: MutableMapping[str, str] = field(default_factory=PackedTexts)
     doc_of: dict[str, str] = field(default_factory=dict)
     entity_at: dict[str, Entity] = field(default_factory=dict)
     # the documents' texts, for the summaries of pages with no document of their own (the

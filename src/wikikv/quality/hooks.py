@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from wikikv.compile.buildgate import PageWrite
 from wikikv.compile.model import article_path
 from wikikv.compile.pipeline import CompileOptions
+from wikikv.compile.render import ARTICLES
 from wikikv.quality import errorbook as eb
 from wikikv.quality import validators as v
 from wikikv.quality.claims import NameIndex, claims_of, conflicts, may_claim
@@ -31,7 +33,7 @@ from wikikv.quality.queue import decided_keys
 from wikikv.quality.repair import Repairer
 from wikikv.quality.stream import repair_view, validate_chunked
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.paths import basename, parent
+from wikikv.store.paths import basename, parent, unescape_segment
 from wikikv.store.records import FileMeta, FileRecord
 
 VERIFY_EVERY = 5  # batches between re-validations of the open Error Book entries
@@ -48,33 +50,50 @@ def inject(kb: KnowledgeBase, provider: Any) -> list[str]:
     return rules
 
 
+_ARTICLES = ARTICLES + "/"
+
+
 class _RenderView(v.View):
-    """A :class:`~wikikv.quality.validators.View` of the sync being rendered."""
+    """A :class:`~wikikv.quality.validators.View` of the sync being rendered. It holds no copy
+    of what the render holds already: the paths are the render's own (a set view of its
+    signatures, ~800k paths at 100 MB of corpus), and an article of a document whose text the
+    render holds is made when asked for, not kept (every article is cited by some page, so
+    kept records were one per document by the render's end)."""
 
     def __init__(self, kb: KnowledgeBase, will_exist: Iterable[str], texts: dict[str, str]):
         self.kb = kb
-        self.all_paths = set(will_exist)
+        self.all_paths = will_exist if isinstance(will_exist, AbstractSet) else set(will_exist)
         self.pages = {}
         self.dirs = {}
         self.parsed = {}
         self._articles = {}
         self._texts = texts
-        self._by_path: dict[str, str] | None = None
+        # the few ids the article path does not give back (cut when long, or not NFC)
+        self._odd = {article_path(d): d for d in texts if not _round_trips(d)}
+
+    def _doc(self, path: str) -> str | None:
+        """The document whose article ``path`` is, when the render holds its text."""
+        if not path.startswith(_ARTICLES):
+            return None
+        doc = self._odd.get(path)
+        if doc is None:
+            doc = unescape_segment(path[len(_ARTICLES) :])
+        return doc if doc in self._texts and article_path(doc) == path else None
 
     def articles(self, paths: Iterable[str]) -> None:
-        if self._by_path is None:
-            self._by_path = {article_path(d): d for d in self._texts}
-        rest = []
-        for p in paths:
-            if p in self._articles:
-                continue
-            doc = self._by_path.get(p)
-            if doc is None:
-                rest.append(p)
-                continue
-            self._articles[p] = FileRecord(name=basename(p), path=p, text=self._texts[doc])
+        rest = [p for p in paths if p not in self._articles and self._doc(p) is None]
         if rest:
             super().articles(rest)
+
+    def article(self, path: str) -> FileRecord | None:
+        doc = self._doc(path)
+        if doc is None:
+            return super().article(path)
+        return FileRecord(name=basename(path), path=path, text=self._texts[doc])
+
+
+def _round_trips(doc_id: str) -> bool:
+    return unescape_segment(article_path(doc_id)[len(_ARTICLES) :]) == doc_id
 
 
 class RenderGate:

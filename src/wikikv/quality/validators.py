@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from wikikv.compile.pages import WIKILINK
@@ -81,7 +82,7 @@ class View:
         self.kb = kb
         # A view of some pages (those one add wrote) does not list the whole wiki, a scan that
         # grows with it: existence is asked of the store for the links it checks.
-        self.all_paths: set[str] | None = set(kb.prefix("/")) if paths is None else None
+        self.all_paths: AbstractSet[str] | None = set(kb.prefix("/")) if paths is None else None
         self.pages: dict[str, FileRecord] = {}
         self.dirs: dict[str, DirRecord] = {}
         self._articles: dict[str, FileRecord | None] = {}
