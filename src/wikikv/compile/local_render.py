@@ -31,11 +31,12 @@ from collections.abc import Iterable, Mapping
 import msgspec
 
 from wikikv.compile import pages as pg
-from wikikv.compile import persisted
+from wikikv.compile import persisted, shown_links
 from wikikv.compile.model import (
     DocAnalysis,
     Entity,
     Model,
+    Titles,
     article_path,
     digest_path,
     member_paths,
@@ -52,7 +53,7 @@ from wikikv.compile.render import (
     top_dirs,
 )
 from wikikv.compile.schema import Schema
-from wikikv.compile.shown_links import bound_links
+from wikikv.compile.title_index import Lazy, Overlay
 from wikikv.errors import CorruptRecord
 from wikikv.llm.base import Descriptor
 from wikikv.store.kb import KnowledgeBase
@@ -129,6 +130,13 @@ def _many(kb: KnowledgeBase, keys: list[bytes]) -> list[bytes | None]:
     return out
 
 
+def _prefetch_subjects(titles: Titles, docs: set[str]) -> None:
+    """Read the subjects of ``docs`` at once (through the add's overlay to the stored table)."""
+    about = titles.about.base if isinstance(titles.about, Overlay) else titles.about
+    if isinstance(about, Lazy):
+        about.prefetch(docs)
+
+
 def _doc_ids(e: Entity) -> set[str]:
     """The documents an entity's page and signature read (titles, fingerprints, summaries)."""
     return (
@@ -156,8 +164,14 @@ def local_desired(
     reads = _Reads(kb, up)
     render = (set(up.entities) | up.relinked) - up.gone
     reads.load_entities(render)
-    for k in render:  # before the linked entities are read: only the shown ones are
-        bound_links(reads.entities[k], up.titles.about)
+    # before the linked entities are read, so that only the shown ones are; the subjects of the
+    # documents naming a much-linked entity rank its links, read at once (~8,000 at 100 MB)
+    over = [
+        reads.entities[k] for k in render if len(reads.entities[k].links) > shown_links.MAX_SHOWN
+    ]
+    _prefetch_subjects(up.titles, {d for e in over for d in e.times_named})
+    for k in render:
+        shown_links.bound_links(reads.entities[k], up.titles.about)
     reads.load_entities(k for r in render for k in reads.entities[r].links)
     moved_about = [
         a for k, p in up.old_paths.items() if k not in up.gone for a in reads.entities[k].about
