@@ -73,22 +73,31 @@ def store(tmp_path: Path) -> Store:
     return open_store(f"lmdb://{tmp_path / 'store'}?sync=false")
 
 
+def _built_then_added(
+    store: Store, tmp_path: Path, corpus: Path, picks: tuple[int, ...]
+) -> tuple[KnowledgeBase, KnowledgeBase, Any]:
+    """A kb built from ``corpus`` without the lines ``picks``, which are then added; the kb
+    built from the whole corpus; the add's report."""
+    lines = _lines(corpus)
+    rest = [line for i, line in enumerate(lines) if i not in picks]
+    whole = store.create_kb("whole")
+    Compiler(whole).build(corpus)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
+    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    return kb, whole, report
+
+
 @pytest.mark.parametrize("picks", [(149,), (3, 77), (0,)])
 def test_adding_documents_equals_a_full_build(
     store: Store, tmp_path: Path, hotpot_slice: Path, picks: tuple[int, ...]
 ) -> None:
-    lines = _lines(hotpot_slice)
-    rest = [line for i, line in enumerate(lines) if i not in picks]
-    added = [lines[i] for i in picks]
-    whole = store.create_kb("whole")
-    Compiler(whole).build(hotpot_slice)
-    kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
-    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", added))
+    kb, whole, report = _built_then_added(store, tmp_path, hotpot_slice, picks)
     assert report.model_reads, report.model_fallback
-    assert report.model_reads.get("documents", 0) < len(rest)
+    assert report.model_reads.get("documents", 0) < len(_lines(hotpot_slice)) - len(picks)
     # the new documents were analysed with the stored gazetteer and the new titles, read by key
-    ids = [json.loads(line)["id"] for line in added]
+    lines = _lines(hotpot_slice)
+    ids = [json.loads(lines[i])["id"] for i in picks]
     assert [state.load_docs(kb)[i] for i in ids] == [state.load_docs(whole)[i] for i in ids]
     assert _pages(kb) == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
@@ -101,14 +110,7 @@ def test_an_add_with_bounded_related_pages_equals_a_full_build(
     """With pages showing 3 links, the add picks the same 3 as a full build (from the stored
     entity, whose links stay whole) and says how many it leaves out the same way."""
     monkeypatch.setattr(shown_links, "MAX_SHOWN", 3)
-    lines = _lines(hotpot_slice)
-    picks = (3, 77, 149)
-    rest = [line for i, line in enumerate(lines) if i not in picks]
-    whole = store.create_kb("whole")
-    Compiler(whole).build(hotpot_slice)
-    kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
-    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    kb, whole, report = _built_then_added(store, tmp_path, hotpot_slice, (3, 77, 149))
     assert report.model_reads, report.model_fallback
     pages = _pages(kb)
     bounded = [p for p, rec in pages.items() if "more related pages are not listed" in str(rec)]
@@ -132,16 +134,9 @@ def test_an_add_updates_much_named_entities_from_the_added_documents(
     for module in (model_module, hub_merge):
         monkeypatch.setattr(module, "MAX_FACTS", caps[0])
         monkeypatch.setattr(module, "MAX_MENTIONS", caps[1])
-    lines = _lines(hotpot_slice)
     # they name London, the United States, Led Zeppelin, Aston Villa, the Premier League and
     # India, each named by 8-12 of the slice's documents and none the subject of one
-    picks = (10, 98, 125, 143)
-    rest = [line for i, line in enumerate(lines) if i not in picks]
-    whole = store.create_kb("whole")
-    Compiler(whole).build(hotpot_slice)
-    kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
-    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    kb, whole, report = _built_then_added(store, tmp_path, hotpot_slice, (10, 98, 125, 143))
     assert report.model_reads, report.model_fallback
     assert report.model_reads.get("entities (from added documents)", 0) >= 6, report.model_reads
     assert _pages(kb) == _pages(whole)

@@ -6,6 +6,7 @@ docs/entities.md ("Fifth round")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from wikikv.text import entities_zh_reader as reader
 
@@ -91,17 +92,23 @@ def cut_word(word: str, text: str, known: dict[str, str], freq: dict[str, int]) 
     if freq.get(word, 0) >= _COMMON_FREQ:
         return False
     total = cut = 0
-    start = text.find(word)
-    while start >= 0:
+    for start, end in _occurrences(word, text):
         total += 1
-        end = start + len(word)
         after = text[end : end + 1]
         if "\u4e00" <= after <= "\u9fff" and freq.get(word[-1] + after, 0) >= _COMMON_FREQ:
             cut += 1
         elif _inside_longer(text, start, end, known):
             cut += 1
-        start = text.find(word, end)
     return total > 0 and cut * 2 >= total
+
+
+def _occurrences(word: str, text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``word``'s occurrences in ``text``, left to right, not overlapping."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        yield start, end
+        start = text.find(word, end)
 
 
 def _inside_longer(text: str, start: int, end: int, known: dict[str, str]) -> bool:
@@ -129,12 +136,9 @@ def reduplicated(word: str, text: str, known: dict[str, str], freq: dict[str, in
     if not (len(word) == 3 and word[1] == word[2] != word[0] and freq.get(word, 0) >= _COMMON_FREQ):
         return False
     total = described = 0
-    start = text.find(word)
-    while start >= 0:
+    for _, end in _occurrences(word, text):
         total += 1
-        end = start + len(word)
         described += text[end : end + 1] in ("的", "地")
-        start = text.find(word, end)
     return total > 0 and described * 2 >= total and word in known
 
 
