@@ -129,6 +129,24 @@ def test_people_are_typed_from_the_words_around_their_names() -> None:
     assert found["Rome"] != "person"  # "the capital of Italy" is no role of a person
 
 
+def test_an_occupation_before_a_name_says_a_person_and_leaves_an_adjective_alone() -> None:
+    """Names met only in passing ("trumpeter Miles Davis") were filed under /topics; the extra
+    occupations are not roles that keep a nationality off a name: "The American Scholar"."""
+    text = (
+        "Williams gained fame in the band of trumpeter Miles Davis. American film critic Roger "
+        "Ebert praised it. It featured saxophonist Archie Shepp. He wrote for The American "
+        "Scholar in 1950. She was a child psychologist, UNICEF chairwoman and a writer."
+    )
+    found = {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+    for person in ("Miles Davis", "Roger Ebert", "Archie Shepp"):
+        assert found[person] == "person", (person, found)
+    assert found.get("The American Scholar") != "person", found
+    assert found["UNICEF"] != "person", found  # past a comma: a list of offices
+    assert "Scholar" not in found, found
+
+
 def test_a_question_word_alone_is_no_name() -> None:
     """ "Now What?" and "What's on TV" named a page "What"; a title that opens with one keeps it,
     and "the Who" is the band."""

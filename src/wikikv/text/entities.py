@@ -196,6 +196,16 @@ _ROLES = frozenset(
     brother sister father mother uncle aunt nephew niece cousin widow widower grandson
     granddaughter grandfather grandmother stepson stepdaughter fiancé fiancée""".split()
 )
+# More occupations that say the same before a name ("trumpeter Miles Davis", "critic Roger
+# Ebert"), kept apart from _ROLES, which also guards nationality-led names: "American Scholar"
+# (a journal) must keep its adjective.
+_OCCUPATIONS = frozenset(
+    """critic cinematographer editor trumpeter saxophonist trombonist clarinetist cellist
+    organist keyboardist percussionist harpist flautist bandleader lyricist choreographer
+    illustrator cartoonist animator singer-songwriter astronaut surgeon diplomat psychologist
+    geologist astronomer naturalist entomologist explorer engineer banker investor educator
+    statesman spokesman nobleman noblewoman ballerina""".split()
+)
 # Offices a name can be the title of ("Member of Parliament", "Secretary of State"): what is
 # said after such a title ("…, who") is said of its holder, not of the office.
 _OFFICE_TITLES = frozenset(
@@ -738,6 +748,8 @@ def _person_context(
     prev = toks[k - 1][0]
     if prev in _ROLES or prev in _STARRING:
         return True
+    if prev in _OCCUPATIONS and text[toks[k - 1][2] : toks[k][1]] == " ":
+        return True  # not past a comma: "a psychologist, UNICEF chairwoman"
     if prev in ("is", "was") and k >= 2 and toks[k - 2][0] in _ROLES:
         return True  # "Their head coach was George O'Leary"
     return (
