@@ -76,6 +76,7 @@ PREFIX = "compile/model/"
 WRITE_CHUNK = 5000
 _enc = msgspec.msgpack.Encoder()
 T = TypeVar("T")
+A = TypeVar("A", DocAnalysis, hub_merge.DocLabel)
 
 
 def _code_version() -> str:
@@ -447,16 +448,20 @@ class _Add:
         self.read[what] = self.read.get(what, 0) + n
 
     def _docs(self, ids: Iterable[str]) -> None:
+        need = sorted(set(ids) - set(self.docs))
+        self.docs.update((d.id, d) for d in self._analyses(need, DocAnalysis))
+        self._count("documents", len(need))
+
+    def _analyses(self, ids: list[str], type_: type[A]) -> Iterator[A]:
+        """The stored analyses of ``ids``, decoded as ``type_`` (the whole analysis, or the
+        fields a :class:`~wikikv.compile.hub_merge.DocLabel` reads)."""
         from wikikv.compile.state import doc_key
 
-        need = sorted(set(ids) - set(self.docs))
-        dec = msgspec.msgpack.Decoder(DocAnalysis)
-        for raw in self.load.many([doc_key(self.kb, i) for i in need]):
+        dec = msgspec.msgpack.Decoder(type_)
+        for raw in self.load.many([doc_key(self.kb, i) for i in ids]):
             if raw is None:
                 raise _Fallback("a document the indexes name is missing")
-            d = dec.decode(raw)
-            self.docs[d.id] = d
-        self._count("documents", len(need))
+            yield dec.decode(raw)
 
     def _hub_labels(self, hubs: dict[str, Entity], old_recs: dict[str, Entity]) -> None:
         """The labels of the documents naming a hub, where its dimension routes by them (the
@@ -465,14 +470,7 @@ class _Add:
             k for k, e in hubs.items() if self.schema.dimension_of(e.kind) in self.schema.routing
         ]
         need = sorted({i for k in routed for i in old_recs[k].mentioned_in} - set(self.docs))
-        from wikikv.compile.state import doc_key
-
-        dec = msgspec.msgpack.Decoder(hub_merge.DocLabel)
-        for raw in self.load.many([doc_key(self.kb, i) for i in need]):
-            if raw is None:
-                raise _Fallback("a document the indexes name is missing")
-            label = dec.decode(raw)
-            self.labels[label.id] = label
+        self.labels.update((d.id, d) for d in self._analyses(need, hub_merge.DocLabel))
         self._count("document labels", len(need))
 
     def _records(self, family: str, names: Iterable[str], type_: type[T]) -> dict[str, T]:
@@ -578,12 +576,12 @@ class _Add:
             if t_new.about[i] in about_of:
                 about_of[t_new.about[i]].append(i)
         # a much-named entity is updated from its added documents alone (see hub_merge)
-        hubs: dict[str, Entity] = {}
-        for k in sorted(keep):
-            if k in old_recs and k not in t_new.display:
-                start = candidate_entity(k, cands[k].counts)
-                if hub_merge.mergeable(old_recs[k], start, resolved):
-                    hubs[k] = start
+        starts = {  # the entities as the update starts them (made once: the hubs' check reads them)
+            k: candidate_entity(k, cands[k].counts)
+            for k in sorted(keep)
+            if k in old_recs and k not in t_new.display
+        }
+        hubs = {k: e for k, e in starts.items() if hub_merge.mergeable(old_recs[k], e, resolved)}
         self._count("entities (from added documents)", len(hubs))
         docs_of: dict[str, set[str]] = {}
         for k in keep:
@@ -613,7 +611,7 @@ class _Add:
                 e = title_entity(k, t_new, title_row(self.docs[first]))
                 e.about = sorted(about_of[k])
             else:
-                e = candidate_entity(k, cands[k].counts)
+                e = starts.get(k) or candidate_entity(k, cands[k].counts)
             ents_new[k] = e
         # the others from all their documents; the hubs' part from their added documents
         # (separately: an old document of another entity may name a hub too)

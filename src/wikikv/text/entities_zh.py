@@ -545,13 +545,11 @@ def _translit_tail(word: str, text: str) -> bool:
     if not all(ch in _TRANSLIT for ch in word):
         return False
     total = tail = 0
-    start = text.find(word)
-    while start >= 0:
+    for start, _ in common_words.occurrences(word, text):
         total += 1
         before = text[start - 1] if start else ""
         if before in _TRANSLIT and before not in _BEFORE_A_NAME:
             tail += 1
-        start = text.find(word, start + len(word))
     return total > 0 and tail * 2 >= total
 
 

@@ -51,14 +51,12 @@ def cut_on_left(word: str, text: str, known: dict[str, str], freq: dict[str, int
     if word in known:
         return False
     total = cut = 0
-    start = text.find(word)
-    while start >= 0:
+    for start, _ in occurrences(word, text):
         total += 1
         before = text[start - 1] if start else ""
         pair = before + word[0]
         if "\u4e00" <= before <= "\u9fff" and freq.get(pair, 0) >= _COMMON_FREQ:
             cut += 1
-        start = text.find(word, start + len(word))
     return total > 0 and cut * 2 >= total
 
 
@@ -92,7 +90,7 @@ def cut_word(word: str, text: str, known: dict[str, str], freq: dict[str, int]) 
     if freq.get(word, 0) >= _COMMON_FREQ:
         return False
     total = cut = 0
-    for start, end in _occurrences(word, text):
+    for start, end in occurrences(word, text):
         total += 1
         after = text[end : end + 1]
         if "\u4e00" <= after <= "\u9fff" and freq.get(word[-1] + after, 0) >= _COMMON_FREQ:
@@ -102,7 +100,7 @@ def cut_word(word: str, text: str, known: dict[str, str], freq: dict[str, int]) 
     return total > 0 and cut * 2 >= total
 
 
-def _occurrences(word: str, text: str) -> Iterator[tuple[int, int]]:
+def occurrences(word: str, text: str) -> Iterator[tuple[int, int]]:
     """The spans of ``word``'s occurrences in ``text``, left to right, not overlapping."""
     start = text.find(word)
     while start >= 0:
@@ -136,7 +134,7 @@ def reduplicated(word: str, text: str, known: dict[str, str], freq: dict[str, in
     if not (len(word) == 3 and word[1] == word[2] != word[0] and freq.get(word, 0) >= _COMMON_FREQ):
         return False
     total = described = 0
-    for _, end in _occurrences(word, text):
+    for _, end in occurrences(word, text):
         total += 1
         described += text[end : end + 1] in ("的", "地")
     return total > 0 and described * 2 >= total and word in known
