@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from wikikv.compile.categories import (
+    add_named_in,
     DRAW,
     MENTION_PREFIX,
     SPREAD_EN,
@@ -20,6 +21,7 @@ from wikikv.compile.categories import (
     lead_category,
     lead_head,
     modifier,
+    named_in,
     plural,
     qualifier_category,
     title_category,
@@ -367,3 +369,31 @@ def test_a_person_without_a_kind_is_filed_by_the_period_of_the_life_span() -> No
 def test_a_preposition_of_place_ends_the_noun_phrase(sentence: str, head: str) -> None:
     """ "a road bridge across the Elbe river" filed the bridge under rivers."""
     assert lead_head(sentence) == head
+
+
+def test_where_an_entity_is_named_sums_over_any_split_of_its_documents() -> None:
+    """The stored sums of a much-named entity (what an add updates from its new documents
+    alone) give the chain the documents themselves give, however they are split."""
+    docs = {
+        "a": Doc("Hook", "en", "", "Hook is a 1991 American film.", "work"),
+        "b": Doc("Jaws", "en", "", "Jaws is a 1993 American film.", "work"),
+        "c": Doc("Ran", "en", "", "Ran is a 1985 Japanese film.", "work"),
+        "l": Doc("Lambert", "en", "", "Lambert (1102 – 1150) was the second son of Adalbert."),
+        "m": Doc("Odo", "en", "", "Odo (1110 – 1160) was the eldest son of Hugh."),
+        "p": Doc("Paul", "en", "", "Paul (1901 – 1960) served the king.", "person"),
+        "q": Doc("Quill", "en", "", "Quill (1903 – 1970) served the queen.", "person"),
+        "d": Doc("Ringo Starr", "en", "", "Ringo Starr is an English drummer.", "person"),
+    }
+    cats = {**dict.fromkeys("abc", "film"), **dict.fromkeys("lm", "family member"), "d": "drummer"}
+    cats.update(p="", q="")
+    for named in ("abc", "abd", "lm", "lma", "pq", "pqd", "abcdlmpq"):
+        ent = Ent("x", mentioned_in=dict.fromkeys(named, 0), times_named={named[0]: 3})
+        want = entity_chain(ent, docs, cats, "en")
+        assert want  # each set files the entity somewhere
+        for cut in range(len(named) + 1):
+            part_a = {i: docs[i] for i in named[:cut]}
+            part_b = {i: docs[i] for i in named[cut:]}
+            sums = add_named_in(
+                named_in(ent, part_a, cats, whole=True), named_in(ent, part_b, cats, whole=True)
+            )
+            assert entity_chain(ent, {}, cats, "en", sums) == want, (named, cut)

@@ -61,7 +61,7 @@ def _stored_model_equals_a_full_derive(kb: KnowledgeBase) -> None:
     docs = state.load_docs(kb)
     schema = state.load_schema(kb)
     assert schema is not None
-    persisted.write_full(kb, derive_full(docs, schema), docs, schema.folder_corpus)
+    persisted.write_full(kb, derive_full(docs, schema), docs, schema.folder_corpus, schema)
     full = _decoded_model(kb)
     assert stored.keys() == full.keys()
     for key, value in full.items():
@@ -74,17 +74,22 @@ def store(tmp_path: Path) -> Store:
 
 
 def _built_then_added(
-    store: Store, tmp_path: Path, corpus: Path, picks: tuple[int, ...]
+    store: Store,
+    tmp_path: Path,
+    corpus: Path,
+    picks: tuple[int, ...],
+    options: CompileOptions | None = None,
 ) -> tuple[KnowledgeBase, KnowledgeBase, Any]:
     """A kb built from ``corpus`` without the lines ``picks``, which are then added; the kb
     built from the whole corpus; the add's report."""
     lines = _lines(corpus)
     rest = [line for i, line in enumerate(lines) if i not in picks]
     whole = store.create_kb("whole")
-    Compiler(whole).build(corpus)
+    Compiler(whole, options=options).build(corpus)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", rest))
-    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    Compiler(kb, options=options).build(_write(tmp_path / "rest.jsonl", rest))
+    added = _write(tmp_path / "added.jsonl", [lines[i] for i in picks])
+    report = Compiler(kb, options=options).add(added)
     return kb, whole, report
 
 
@@ -141,6 +146,27 @@ def test_an_add_updates_much_named_entities_from_the_added_documents(
     assert report.model_reads.get("entities (from added documents)", 0) >= 6, report.model_reads
     assert _pages(kb) == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
+
+
+def test_a_routed_hub_is_filed_from_its_stored_sums_and_the_added_documents(
+    store: Store, tmp_path: Path, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where directories are routed by category (a fan-out of 32 routes this slice), the
+    entities named by many documents keep the sums of where they are named, and an add files
+    them from those sums and its own documents: their naming documents' labels are not read,
+    and the stored model (sums included) and the wiki are what a full derive and render of the
+    same documents make (with the kb's routing plan: a build of all of them from scratch plans
+    its own, which may group the directories differently)."""
+    monkeypatch.setattr(hub_merge, "NAMED_IN_MIN", 3)
+    options = CompileOptions(fanout=32)
+    picks = (10, 98, 125, 143)  # each names some of London, the United States, India …
+    kb, _, report = _built_then_added(store, tmp_path, hotpot_slice, picks, options)
+    assert report.model_reads, report.model_fallback
+    assert report.model_reads.get("r", 0) >= 3, report.model_reads
+    assert report.model_reads.get("document labels", 0) == 0, report.model_reads
+    assert state.load_schema(kb).routing  # type: ignore[union-attr]
+    _stored_model_equals_a_full_derive(kb)
+    assert _full_rerender_writes(kb, fanout=32) == 0
 
 
 def test_gazetteer_buckets_are_stored_in_the_detectors_order(
@@ -209,9 +235,11 @@ def test_adding_a_title_other_documents_name(store: Store, tmp_path: Path) -> No
     assert page is not None
 
 
-def _full_rerender_writes(kb: KnowledgeBase) -> int:
+def _full_rerender_writes(kb: KnowledgeBase, fanout: int | None = None) -> int:
+    """What a full derive and render of the kb's documents (with its stored schema) changes."""
     kb.commit([persisted.Delete(kb.keys.system(persisted.META))])
-    report = Compiler(kb, options=CompileOptions(full_render=True)).remove([])
+    options = CompileOptions(full_render=True, **({"fanout": fanout} if fanout else {}))
+    report = Compiler(kb, options=options).remove([])
     assert not report.model_reads
     return report.written + report.deleted
 

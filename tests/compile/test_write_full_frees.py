@@ -25,7 +25,7 @@ def test_write_full_empties_what_it_wrote_and_writes_the_same_records(
     derived = derive_full(docs, schema)
     assert derived.resolved
     assert derived.candidates
-    persisted.write_full(kb, derived, docs, schema.folder_corpus)
+    persisted.write_full(kb, derived, docs, schema.folder_corpus, schema)
     assert not derived.resolved
     assert not derived.candidates
     assert derived.model.entities  # the render's input stays

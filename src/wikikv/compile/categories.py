@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Protocol
 
+import msgspec
+
 from wikikv.text.broad_kinds import BROAD, BROAD_LABELS, RELATION, broad_kind
 from wikikv.text.kinds import kind_of_noun
 from wikikv.text.lead import ASIDE, COPULA, NOT_HEAD, NP_END, lead_head, normalized
@@ -172,9 +174,14 @@ def draw_category(title: str) -> str:
 
 
 def entity_chain(
-    ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str], lang: str
+    ent: _Entity,
+    docs: Mapping[str, _Doc],
+    cats: Mapping[str, str],
+    lang: str,
+    sums: NamedIn | None = None,
 ) -> list[str]:
-    """The category labels of one entity, most specific first (see the module docstring).
+    """The category labels of one entity, most specific first (see the module docstring);
+    ``sums``: the entity's stored :class:`NamedIn` (English), read instead of ``docs``.
 
     English: an entity with a definitional article gets ["American films", "films"]; one that is
     only mentioned gets ["in films"] from the articles that name it most. Chinese: a work gets
@@ -215,7 +222,7 @@ def entity_chain(
         head = title_head(docs[ent.about[0]].title)
         if head:
             own = [plural(head)] + ([broad_kind(head)] if broad_kind(head) else [])
-    return own + _mentioned(ent, docs, cats)
+    return own + named_in_chain(sums if sums is not None else named_in(ent, docs, cats))
 
 
 def _own_chain(summary: str, cat: str) -> list[str]:
@@ -328,48 +335,132 @@ def start_level(chain: Sequence[str]) -> int:
     return named[-1] if named else len(chain) - 1
 
 
-def _mentioned(ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str]) -> list[str]:
+class NamedIn(msgspec.Struct, array_like=True, omit_defaults=True):
+    """What :func:`named_in_chain` reads of the documents naming an entity, as sums over them:
+    an add updates a much-named entity's by its new documents alone (:func:`add_named_in`).
+    Built by :func:`named_in` for the documents it needs (``whole=False``: those of the kind of
+    article naming it most) or for all of them (``whole=True``: what is stored)."""
+
+    cats: dict[str, int] = msgspec.field(default_factory=dict)  # category → times named
+    mods: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)  # cat → modifier → docs
+    decades: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)  # "mod\tdecade"
+    relations: dict[str, int] = msgspec.field(default_factory=dict)  # family articles
+    family_born: dict[str, int] = msgspec.field(default_factory=dict)
+    kinds: dict[str, int] = msgspec.field(default_factory=dict)  # about kind → times named
+    people_born: dict[str, int] = msgspec.field(default_factory=dict)  # articles on people
+
+
+def named_in(
+    ent: _Entity, docs: Mapping[str, _Doc], cats: Mapping[str, str], whole: bool = False
+) -> NamedIn:
+    """The sums over the documents naming ``ent`` (those in ``docs``)."""
+    out = NamedIn()
+    ids = [i for i in ent.mentioned_in if i in docs]
+    for i in ids:
+        cat = cats.get(i, "")
+        if cat:
+            out.cats[cat] = out.cats.get(cat, 0) + max(ent.times_named.get(i, 0), 1)
+    top = "" if whole else _majority(Counter(out.cats))
+    for i in ids:
+        cat = cats.get(i, "")
+        if cat and (whole or cat == top):
+            _count_lead(out, cat, docs[i].summary)
+    if whole or not top and not _majority(_broads(out.cats)):
+        for i in ids:
+            doc = docs[i]
+            if doc.about_kind:
+                n = max(ent.times_named.get(i, 0), 1)
+                out.kinds[doc.about_kind] = out.kinds.get(doc.about_kind, 0) + n
+            if doc.about_kind == "person":
+                _bump(out.people_born, born_in(doc.summary))
+    return out
+
+
+def _count_lead(out: NamedIn, cat: str, lead: str) -> None:
+    mod = modifier(lead)
+    _bump(out.mods.setdefault(cat, {}), mod)
+    _bump(out.decades.setdefault(cat, {}), f"{mod}\t{_decade(lead)}")
+    if cat == FAMILY:
+        _bump(out.relations, RELATION.get(lead_head(lead), ""))
+        _bump(out.family_born, born_in(lead))
+
+
+def _bump(counts: dict[str, int], key: str, n: int = 1) -> None:
+    counts[key] = counts.get(key, 0) + n
+
+
+def add_named_in(old: NamedIn, added: NamedIn) -> NamedIn:
+    """The sums over two disjoint sets of documents (both built ``whole``)."""
+
+    def plus(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+        out = dict(a)
+        for k, n in b.items():
+            _bump(out, k, n)
+        return out
+
+    def plus_by_cat(
+        a: dict[str, dict[str, int]], b: dict[str, dict[str, int]]
+    ) -> dict[str, dict[str, int]]:
+        return {c: plus(a.get(c, {}), b.get(c, {})) for c in [*a, *(c for c in b if c not in a)]}
+
+    return NamedIn(
+        plus(old.cats, added.cats),
+        plus_by_cat(old.mods, added.mods),
+        plus_by_cat(old.decades, added.decades),
+        plus(old.relations, added.relations),
+        plus(old.family_born, added.family_born),
+        plus(old.kinds, added.kinds),
+        plus(old.people_born, added.people_born),
+    )
+
+
+def _broads(cats: Mapping[str, int]) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for cat, n in cats.items():
+        out[broad_kind(cat)] += n
+    return out
+
+
+def named_in_chain(sums: NamedIn) -> list[str]:
     """["in articles on American films", "in articles on films"]: where the entity is named."""
-    mentioning = _weighted(ent, docs, lambda d: "", cats)
-    top = _majority(mentioning)
+    top = _majority(Counter(sums.cats))
     if top:
-        leads = [docs[i].summary for i in ent.mentioned_in if i in docs and cats.get(i) == top]
         general = f"{MENTION_PREFIX}{plural(top)}"
         broad = broad_kind(top)
         out = [general] + ([f"{MENTION_PREFIX}{broad}"] if broad else [])
         if top == FAMILY:
-            relation = _top(Counter(RELATION.get(lead_head(s), "") for s in leads))
+            relation = _top(Counter(sums.relations))
             if not relation:
                 return out
-            born = _most(Counter(born_in(s) for s in leads))
+            born = _most(Counter(sums.family_born))
             finer = [f"{MENTION_PREFIX}{relation} {born}"] if born else []
             return [*finer, f"{MENTION_PREFIX}{relation}", *out]
-        mod = _top(Counter(modifier(s) for s in leads))
+        mod = _top(Counter(sums.mods.get(top, {})))
         if not mod:
             return out
         # The decade the articles of that kind share, when most of them share one ("in
         # articles on 1930s American films"): the split of a group too large for one directory.
-        decade = _most(Counter(_decade(s) for s in leads if modifier(s) == mod))
+        decades: Counter[str] = Counter()
+        for key, n in sums.decades.get(top, {}).items():
+            m, decade = key.split("\t")
+            if m == mod:
+                decades[decade] += n
+        decade = _most(decades)
         finer = [f"{MENTION_PREFIX}{decade} {mod} {plural(top)}"] if decade else []
         return [*finer, f"{MENTION_PREFIX}{mod} {plural(top)}", *out]
     # No one kind of article names it most: the broad kind most of them share ("in articles on
     # athletes and sportspeople": a place named in articles on footballers, boxers, cyclists).
-    broads: Counter[str] = Counter()
-    for cat, n in mentioning.items():
-        broads[broad_kind(cat)] += n
-    broad = _majority(broads)
+    broad = _majority(_broads(sums.cats))
     if broad:
         return [f"{MENTION_PREFIX}{broad}"]
-    kinds = _weighted(ent, docs, lambda d: d.about_kind)
-    if not kinds:
+    if not sums.kinds:
         return []
-    kind = _majority(kinds)
+    kind = _majority(Counter(sums.kinds))
     general = f"{MENTION_PREFIX}{_KIND_PLURAL.get(kind, 'other topics') if kind else SPREAD_EN}"
     if kind != "person":
         return [general]
     # Named in articles on people of no one kind: the century most of them were born in.
-    people = [docs[i].summary for i in ent.mentioned_in if i in docs and docs[i].about_kind == kind]
-    born = _most(Counter(born_in(s) for s in people))
+    born = _most(Counter(sums.people_born))
     return [f"{general} {born}", general] if born else [general]
 
 

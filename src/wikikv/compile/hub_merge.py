@@ -17,8 +17,11 @@ Its surfaces, naming counts, "mentioned in" and links are sums over documents; i
 and mentions are per-document lists in document order cut at a bound, so the old list merged
 with the new documents' lists in document order and cut again is the full one.
 
-The directory routing still reads every document that names it (where it is named most); for
-that only the analyses' titles, summaries and groups are decoded (:class:`DocLabel`).
+The directory routing reads where it is named most: sums over the documents naming it
+(:class:`~wikikv.compile.categories.NamedIn`). An English entity named by at least
+:data:`NAMED_IN_MIN` documents keeps them stored (:func:`keeps_sums`), and an add adds the new
+documents' part; for the others the routing reads each naming document's title, summary and
+group (:class:`DocLabel`: the analysis decoded into those fields alone).
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from collections.abc import Container
 import msgspec
 
 from wikikv.compile.model import MAX_FACTS, MAX_MENTIONS, Entity, Fact
+from wikikv.compile.schema import Schema
+
+# Below this many naming documents the labels are read (~20 µs each) rather than kept summed.
+NAMED_IN_MIN = 100
 
 
 class DocLabel(msgspec.Struct):
@@ -41,6 +48,17 @@ class DocLabel(msgspec.Struct):
     about_kind: str = "topic"
     summary: str = ""
     category: str = ""
+
+
+def keeps_sums(e: Entity, schema: Schema) -> bool:
+    """Whether the model stores ``e``'s :class:`~wikikv.compile.categories.NamedIn` sums: an
+    English entity no document is about, named by many, in a dimension routed by category."""
+    return (
+        schema.language != "zh"
+        and not e.about
+        and len(e.mentioned_in) >= NAMED_IN_MIN
+        and schema.dimension_of(e.kind) in schema.routing
+    )
 
 
 def mergeable(old: Entity, fresh: Entity, resolved: Container[str]) -> bool:

@@ -14,6 +14,8 @@ A full derive (:func:`~wikikv.compile.model.derive_full`) writes, as system reco
 ``…/p/<hash>``             a name word → the entities whose (several-word) names hold it
 ``…/d/<hash>``             a directory → its entity members (key → :class:`Member`)
 ``…/s/<hash>``             a dimension → :class:`Section`: pages per directory, best members
+``…/r/<hash>``             a much-named entity → where it is named (:class:`categories.NamedIn`:
+                           see :func:`~wikikv.compile.hub_merge.keeps_sums`)
 =========================  ===================================================================
 
 :func:`add_documents` then updates the model for new documents (see its docstring) reading only
@@ -212,7 +214,11 @@ def _doc_terms(d: DocAnalysis) -> set[str]:
 
 # --------------------------------------------------------------------------- full write
 def write_full(
-    kb: KnowledgeBase, derived: Derived, docs: dict[str, DocAnalysis], folder: bool
+    kb: KnowledgeBase,
+    derived: Derived,
+    docs: dict[str, DocAnalysis],
+    folder: bool,
+    schema: Schema,
 ) -> None:
     """Replace the stored model by the one a full derive produced. Empties ``derived``'s
     per-document resolutions and candidate counts as they are written (the caller drops it
@@ -229,6 +235,13 @@ def write_full(
     chosen = sorted(k for k in model.entities if k not in derived.titles.display)
     write([Put(_single(kb, "chosen"), _enc.encode(chosen))])
     write(Put(_key(kb, "e", k), _enc.encode(e)) for k, e in model.entities.items())
+    cats = categories.doc_categories(docs)
+    write(
+        Put(_key(kb, "r", k), _enc.encode(categories.named_in(e, docs, cats, whole=True)))
+        for k, e in model.entities.items()
+        if hub_merge.keeps_sums(e, schema)
+    )
+    del cats
     cand_docs: dict[str, list[str]] = {}
     terms: dict[str, list[str]] = {}
     for doc_id in sorted(docs):
@@ -436,6 +449,7 @@ class _Add:
         self.load = _Loader(kb)
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.labels: dict[str, hub_merge.DocLabel] = {}  # what the routing reads of the others
+        self.sums: dict[str, categories.NamedIn] = {}  # a hub's stored sums, its added part in
         self.read: dict[str, int] = {}
         self.t_new: Titles | None = None
         self.tables: TitleDelta | None = None
@@ -463,13 +477,23 @@ class _Add:
                 raise _Fallback("a document the indexes name is missing")
             yield dec.decode(raw)
 
-    def _hub_labels(self, hubs: dict[str, Entity], old_recs: dict[str, Entity]) -> None:
-        """The labels of the documents naming a hub, where its dimension routes by them (the
-        directory of an entity named everywhere is set by the articles naming it most)."""
+    def _hub_routing(
+        self, hubs: dict[str, Entity], old_recs: dict[str, Entity], added: dict[str, set[str]]
+    ) -> None:
+        """What the routing reads of a hub, where its dimension routes by category (the
+        directory of an entity named everywhere is set by the articles naming it most): its
+        stored sums plus the part of the documents ``added`` (hub → those naming it), else the
+        labels of all the documents naming it."""
         routed = [
             k for k, e in hubs.items() if self.schema.dimension_of(e.kind) in self.schema.routing
         ]
-        need = sorted({i for k in routed for i in old_recs[k].mentioned_in} - set(self.docs))
+        kept = [k for k in routed if hub_merge.keeps_sums(old_recs[k], self.schema)]
+        for k, old in self._records("r", kept, categories.NamedIn).items():
+            new = {i: self.docs[i] for i in added[k]}
+            part = categories.named_in(hubs[k], new, categories.doc_categories(new), whole=True)
+            self.sums[k] = categories.add_named_in(old, part)
+        named = {i for k in routed if k not in self.sums for i in old_recs[k].mentioned_in}
+        need = sorted(named - set(self.docs))
         self.labels.update((d.id, d) for d in self._analyses(need, hub_merge.DocLabel))
         self._count("document labels", len(need))
 
@@ -623,7 +647,7 @@ class _Add:
             if group is not ents_new:
                 for k, added in group.items():
                     ents_new[k] = hub_merge.merge(old_recs[k], hubs[k], added)
-        self._hub_labels(hubs, old_recs)
+        self._hub_routing(hubs, old_recs, {k: docs_of[k] for k in hubs})
 
         # 4. names, directories, paths
         words_old = {k: name_words(e.name) for k, e in old_recs.items()}
@@ -661,7 +685,10 @@ class _Add:
         self._update_sections(ents_new, moved, old_recs, gone)
         new_meta = self._new_meta(ents_new, old_recs, gone)
         parts_changed = {w: parts[w] for w in changed_words}
-        self._write(chosen_new, ents_new, extra_recs, moved, gone, cands, parts_changed, new_meta)
+        sums = self._sum_ops(ents_new, old_recs, gone)
+        self._write(
+            chosen_new, ents_new, extra_recs, moved, gone, cands, parts_changed, new_meta, sums
+        )
         updated = {**extra_recs, **moved, **ents_new}
         # pages linking to an entity that appeared, went, moved or was renamed name its path
         relinked: set[str] = set()
@@ -780,7 +807,7 @@ class _Add:
             if plan is None:
                 new_parent[k] = top
             else:
-                chain = categories.entity_chain(e, docs, cats, schema.language)
+                chain = categories.entity_chain(e, docs, cats, schema.language, self.sums.get(k))
                 new_parent[k] = top + "/" + escape_segment(plan.bucket(k, chain))
         old_parent = {k: parent(e.path) for k, e in old_recs.items()}
         dirs = set(new_parent.values()) | set(old_parent.values())
@@ -831,9 +858,10 @@ class _Add:
         cands: dict[str, CandidateRec],
         parts: dict[str, list[str]],
         meta: ModelMeta,
+        sums: list[Op],
     ) -> None:
         kb = self.kb
-        ops: list[Op] = []
+        ops: list[Op] = list(sums)
         if chosen.changed():
             ops.append(Put(_single(kb, "chosen"), _enc.encode(chosen.names())))
         assert self.tables is not None
@@ -871,6 +899,26 @@ class _Add:
             ops.append(Put(_key(kb, "k", t), _enc.encode(merged)))
         ops.append(Put(kb.keys.system(META), _enc.encode(meta)))
         kb.commit(ops)
+
+    def _sum_ops(
+        self, ents_new: dict[str, Entity], old_recs: dict[str, Entity], gone: set[str]
+    ) -> list[Op]:
+        """The stored sums of the recomputed entities that keep them (a hub's merged ones, the
+        others' from all the documents naming them, which the add read); the others' go."""
+        kb, schema = self.kb, self.schema
+        docs: dict[str, DocAnalysis | hub_merge.DocLabel] = {**self.labels, **self.docs}
+        cats = categories.doc_categories(docs)
+        ops: list[Op] = []
+        for k, e in ents_new.items():
+            if hub_merge.keeps_sums(e, schema):
+                sums = self.sums.get(k)
+                if sums is None:
+                    sums = categories.named_in(e, docs, cats, whole=True)
+                ops.append(Put(_key(kb, "r", k), _enc.encode(sums)))
+            elif k in old_recs and hub_merge.keeps_sums(old_recs[k], schema):
+                ops.append(Delete(_key(kb, "r", k)))
+        ops += [Delete(_key(kb, "r", k)) for k in gone if hub_merge.keeps_sums(old_recs[k], schema)]
+        return ops
 
 
 def _entry(e: Entity, path: str) -> tuple[str, int, Ranked]:

@@ -548,7 +548,7 @@ class Compiler:
                         pages = state.load_pages(self.kb)
                     derived = derive_full(current, schema)
                     model = derived.model
-                    persisted.write_full(self.kb, derived, current, folder)
+                    persisted.write_full(self.kb, derived, current, folder, schema)
                     del derived  # its per-document resolutions are not needed to render
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
                 report.timings["derive"] = time.perf_counter() - t
