@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from wikikv.compile.categories import (
-    add_named_in,
     DRAW,
     MENTION_PREFIX,
     SPREAD_EN,
     SPREAD_ZH,
+    add_named_in,
     describe_label,
     doc_categories,
     doc_category,
