@@ -99,6 +99,10 @@ def test_a_lead_opening_with_its_title_is_read_after_it() -> None:
         ("bus", "buses"),
         ("class", "classes"),
         ("genus", "genera"),
+        ("actress", "actors"),
+        ("actor", "actors"),
+        ("duchess", "dukes and duchesses"),
+        ("noblewoman", "nobles"),
     ],
 )
 def test_plural(noun: str, plural_form: str) -> None:

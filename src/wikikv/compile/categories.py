@@ -57,7 +57,6 @@ _IRREGULAR = {
     "sportsman": "sportsmen",
     "chairman": "chairmen",
     "congressman": "congressmen",
-    "nobleman": "noblemen",
     "statesman": "statesmen",
     "clergyman": "clergymen",
     "series": "series",
@@ -71,9 +70,37 @@ _IRREGULAR = {
 }
 
 
+# Gendered forms of one kind of person share one group: a reader looks for an actress among
+# the actors, and "dukes" beside "duchesses" are two shelves of one kind.
+_SHARED: dict[str, str] = {
+    "actor": "actors",
+    "actress": "actors",
+    "comedienne": "comedians",
+    "poetess": "poets",
+    "sculptress": "sculptors",
+    "aviatrix": "aviators",
+    "songstress": "singers",
+    "noble": "nobles",
+    "nobleman": "nobles",
+    "noblewoman": "nobles",
+    **dict.fromkeys(("king", "queen"), "kings and queens"),
+    **dict.fromkeys(("prince", "princess"), "princes and princesses"),
+    **dict.fromkeys(("duke", "duchess"), "dukes and duchesses"),
+    **dict.fromkeys(("count", "countess"), "counts and countesses"),
+    **dict.fromkeys(("emperor", "empress"), "emperors and empresses"),
+    **dict.fromkeys(("baron", "baroness"), "barons and baronesses"),
+    **dict.fromkeys(("viscount", "viscountess"), "viscounts and viscountesses"),
+    **dict.fromkeys(("margrave", "margravine"), "margraves and margravines"),
+    **dict.fromkeys(("landgrave", "landgravine"), "landgraves and landgravines"),
+}
+
+
 def plural(noun: str) -> str:
-    """A good-enough English plural of a category noun."""
+    """A good-enough English plural of a category noun (one label for a kind's gendered
+    forms: actress → actors, duchess → dukes and duchesses)."""
     low = noun.lower()
+    if low in _SHARED:
+        return _SHARED[low]
     if low in _IRREGULAR:
         return _IRREGULAR[low]
     for end, repl in (("man", "men"),):

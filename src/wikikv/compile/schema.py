@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
+from wikikv.compile.variant_groups import fold_variants
 from wikikv.config import FANOUT_BOUND, MAX_DEPTH
 from wikikv.llm.base import CompileProvider, Descriptor, DimensionSpec, DocInput
 
@@ -233,12 +234,14 @@ def plan_routing(
         label = chains[k][level[k]] if level[k] >= 0 else other
         groups.setdefault(label, []).append(k)
     _merge_upward(groups, level, chains, other, min_group)
+    # "actors" beside "actors, presenters and entertainers": one group per kind of page
+    renames = fold_variants(groups, hard) if lang != "zh" else {}
     while True:
         split = lang != "zh" and len(groups.get(other, ())) > hard
-        plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, split)
+        plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, split, renames)
         if split and len(plan.directories()) > fanout:
             # The split's directories would break the bound: ranges, as before it existed.
-            plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, False)
+            plan = _cut_plan(ordered, groups, chains, other, dim, fanout, hard, False, renames)
         if len(plan.directories()) <= fanout or len(groups) <= 1:
             break
         # More directories than the bound: the smallest groups join "other".
@@ -259,10 +262,18 @@ def _cut_plan(
     fanout: int,
     hard: int,
     split: bool,
+    renames: Mapping[str, str] | None = None,
 ) -> RoutingPlan:
     """The plan of ``groups`` (an over-full "other" split when ``split``), a group that still
-    overflows cut into name ranges."""
-    plan = RoutingPlan(other=other, groups={g: g for g in sorted(groups) if g != other})
+    overflows cut into name ranges; ``renames`` maps a label to the directory that holds it
+    (:func:`~wikikv.compile.variant_groups.fold_variants`)."""
+    renames = renames or {}
+    plan = RoutingPlan(
+        other=other, groups={g: renames.get(g, g) for g in sorted(groups) if g != other}
+    )
+    for label, into in sorted(renames.items()):
+        if label not in groups and into in groups and into != other:
+            plan.groups[label] = plan.groups[into]
     if split:
         _split_other(plan, groups[other], chains, dim)
     # What the plan routes is what counts: an entity goes to the first label of its chain

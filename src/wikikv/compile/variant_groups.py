@@ -1,0 +1,58 @@
+"""Routing groups whose names are variants of each other become one group (English).
+
+A broad label lists the kinds it pools ("actors, presenters and entertainers", "musicians and
+singers"); when one of those kinds also stands as a group of its own, a reader sees two
+directories for one kind of page. The standing kinds join the broad group while it stays
+within the bound; otherwise the broad group keeps only the kinds it still holds in its name
+("presenters and entertainers" beside "actors")."""
+
+from __future__ import annotations
+
+import re
+
+_PREFIX = re.compile(r"^(in articles on )?")
+
+
+def items(label: str) -> list[str]:
+    """The kinds a list label names, each with the label's prefix: "in articles on musicians
+    and singers" → ["in articles on musicians", "in articles on singers"]; [] for a label that
+    is no list."""
+    m = _PREFIX.match(label)
+    prefix = m.group(0) if m else ""
+    parts = re.split(r", | and ", label[len(prefix) :])
+    if len(parts) < 2 or any(not p or " " in p for p in parts):
+        return []  # "sons and daughters born in the 11th century" is a refinement, no list
+    return [prefix + p for p in parts]
+
+
+def _joined(parts: list[str]) -> str:
+    m = _PREFIX.match(parts[0])
+    prefix = m.group(0) if m else ""
+    bare = [p[len(prefix) :] for p in parts]
+    body = bare[0] if len(bare) == 1 else ", ".join(bare[:-1]) + " and " + bare[-1]
+    return prefix + body
+
+
+def fold_variants(groups: dict[str, list[str]], cap: int) -> dict[str, str]:
+    """Merge, in ``groups`` (label → members), each standing group into the broad group whose
+    list names it, or rename the broad group when the merge would pass ``cap``. Returns the
+    directory label of each label that no longer names its own directory (the plan routes a
+    chain's label through it)."""
+    out: dict[str, str] = {}
+    for broad in sorted(groups, key=lambda g: (-len(groups[g]), g)):
+        if broad not in groups:
+            continue
+        kinds = items(broad)
+        standing = [k for k in kinds if k in groups and k != broad]
+        if not standing:
+            continue
+        size = len(groups[broad]) + sum(len(groups[k]) for k in standing)
+        if size <= cap:
+            for k in standing:
+                groups[broad].extend(groups.pop(k))
+                out[k] = broad
+            continue
+        rest = [k for k in kinds if k not in standing]
+        if rest and _joined(rest) not in groups:
+            out[broad] = _joined(rest)
+    return out
