@@ -360,6 +360,9 @@ def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     by_name = ents.kind_by_name(surface) or kind_by_suffix(surface)
     if by_name and kind == "person" and weak_place(surface):
         confidence = min(confidence, 0.6)  # 冯雪峰 or 白问山: a name that ends like a place
+    elif by_name == "place" and kind == "person" and confidence == 1.0 and counts.evidenced:
+        pass  # 施耐庵: every use is a person's despite the 庵 — a lifespan, a work he wrote
+        # (a mention with a place's ending is a person only on such a sign)
     elif (
         (by_name in ("place", "person") or (by_name == "event" and not surface.endswith(_TREATY)))
         and kind in ("work", "org")

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from wikikv.text import entities_zh_common as common_words
+from wikikv.text import entities_zh_pieces as pieces
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence
 from wikikv.text.entities import Mention, fold, has_han, sentence_of
@@ -112,11 +113,13 @@ def chinese_mentions(
     central: dict[str, str] = {}
     places_at: set[int] = set()  # where a word jieba tags as a place starts
     owners_end: set[int] = set()  # where a person's or an institution's name ends
+    tokens_at: dict[int, tuple[str, str]] = {}  # the tagger's token starting at an offset
     if known is not None and freq is not None:
         tags_at: dict[int, str] = {}
         at = 0
         for word, flag in words:
             tags_at[at] = flag
+            tokens_at[at] = (word, flag)
             if flag.startswith("ns") and len(word) >= 2:
                 places_at.add(at)  # (a one-character ns is mostly a noun: 蓬 of 蓬草)
             at += len(word)
@@ -136,6 +139,24 @@ def chinese_mentions(
             del central[name]  # 步声 of 脚步声 ('footsteps'): the tail of a word, no name
         for name in [n for n, k in central.items() if k == "person" and _translit_tail(n, text)]:
             del central[name]  # 卜生 of 伊卜生 and 易卜生: the tail of foreign names
+        for name in [
+            n
+            for n, k in central.items()
+            if k == "person" and _piece_or_phrase(n, text, known, tokens_at)
+        ]:
+            del central[name]  # 萧伯 of 萧伯纳, 明崇祯 of 明崇祯十七年
+        for name in [
+            n
+            for n, k in central.items()
+            if k == "person"
+            and n not in known
+            and pieces.joined_to_things(n, text, known)
+            and not reader.name_signs(n, text)
+        ]:
+            del central[name]  # 严威 'sternness', said again and again with 冷眼 'cold looks'
+        for name in [n for n, k in central.items() if k == "place" and len(n) >= 3]:
+            if reader.life_sign(name, text) or reader.titled(name, text):
+                central[name] = "person"  # 德富苏峰（1863—1957）: ends like a peak
         for name in [n for n, k in central.items() if k == "org"]:
             if _owned(name, text, owners_end):
                 del central[name]  # 北京大学评议会: the council of a university, no body of its own
@@ -219,6 +240,18 @@ def chinese_mentions(
             continue  # an ABB adjective ('ice-cold'), 元末明|初
         if kind == "person" and known is not None and _common_person_word(word, known):
             continue
+        if (
+            kind == "person"
+            and known is not None
+            and freq is not None
+            and (
+                _piece_or_phrase(word, text, known, tokens_at)
+                or pieces.person_cut_on_left(word, text, known, freq)
+            )
+        ):
+            continue  # 萧伯|讷, 高尔斯|华绥, 明崇祯|十七年, 似通非通, 爱|国之士
+        if kind != "person" and known is not None and pieces.verb_and_object(word, known):
+            continue  # 解散国会 'dissolve parliament': an act, though 国会 ends it
         if known is not None and word not in known and _translit_fragment(text, start, pos):
             continue  # 尔斯基 of 卢那察尔斯基: a piece of a longer transliteration
         if known is not None and freq is not None:
@@ -522,6 +555,18 @@ def _two_words(word: str) -> bool:
         return word[0] in "中里内" or word[1] in "说道问答曰"
     return len(word) == 3 and (
         word[1] in _JOINING or word[1:] in _WORDS_AFTER_A_NAME or word[2] == "于"
+    )
+
+
+def _piece_or_phrase(
+    word: str, text: str, known: dict[str, str], tokens_at: dict[int, tuple[str, str]]
+) -> bool:
+    """A person's name that is the head of a longer name, a dynasty and a reign used as a date,
+    or 'A not A' (:mod:`wikikv.text.entities_zh_pieces`)."""
+    return (
+        pieces.a_not_a(word)
+        or pieces.glued_head(word, text, tokens_at, known, _TRANSLIT)
+        or pieces.reign_era(word, text, known)
     )
 
 

@@ -570,12 +570,16 @@ def life_sign(word: str, text: str) -> bool:
 # What an author writes, after a name and 的: no place writes essays or keeps a diary (a
 # country's 小说 or 诗 are its literature, so they are not here).
 _AUTHORED_AFTER = re.compile(r"的(?:文章|论文|剧本|译文|日记|著作|演说|讲演)")
+# An honorific or an academic title after a name, past the reference to a note that may stand
+# between ("江绍原〔20〕先生", "江绍原〔２４〕教授"): nobody calls a place 'Mr'.
+_HONOURED_AFTER = re.compile(r"(?:〔[0-9０-９]{1,3}〕)?(?:先生|女士|教授|博士|君(?![子主王臣]))")
 
 
 def titled(word: str, text: str) -> bool:
     """Whether ``text`` puts a person's title or kin right before ``word`` ("法国作家法朗士",
-    "大文学家法朗士"; not a compound noun after it: 诗人崇拜者) or gives it writings ("法朗士的
-    文章"): a person, whatever place tag the dictionary gives the name."""
+    "大文学家法朗士"; not a compound noun after it: 诗人崇拜者), gives it writings ("法朗士的
+    文章") or an honorific after it ("江绍原〔20〕先生"): a person, whatever place tag the
+    dictionary gives the name."""
     start = text.find(word)
     while start >= 0:
         end = start + len(word)
@@ -583,7 +587,7 @@ def titled(word: str, text: str) -> bool:
             end : end + 1
         ] not in ("者", "家"):
             return True
-        if _AUTHORED_AFTER.match(text, end):
+        if _AUTHORED_AFTER.match(text, end) or _HONOURED_AFTER.match(text, end):
             return True
         start = text.find(word, end)
     return False
@@ -722,6 +726,17 @@ def noted(word: str, text: str) -> bool:
 
 
 _PERSON_NOTE_TAIL = re.compile(r"(?m)" + _NOTE_END + r"([^。；\n]{0,60})")
+# What a note says of one person and not of a kind of people: where or when they were from, a
+# lifespan ("春秋时楚国人"; not "…供君王娱乐消遣的人", the note on 侏儒 'court dwarfs').
+_INDIVIDUAL_NOTE = re.compile(r"[国省县州府]人|[（(][^）)]*\d{3,4}")
+
+
+def noted_individual(word: str, text: str) -> bool:
+    """Whether a note of ``text`` on ``word`` says whence or when one person was (老子 in 出关:
+    "〔２〕　老子　春秋时楚国人，我国古代思想家"): a word in general use (老子 'father') that the
+    text makes a name."""
+    m = _note_on(word, text, _PERSON_NOTE_TAIL)
+    return m is not None and _INDIVIDUAL_NOTE.search(m.group(1)) is not None
 
 
 def place_evidence(word: str, text: str) -> bool:
@@ -921,7 +936,9 @@ def central_names(
             continue  # 刘先生, 章氏 (but 子君, 沛君 are given names)
         if len(w) == 2 and w[0] in surnames and w[1] == "家":
             continue  # 何家 'the He household' (the doctor's house in 明天), 赵家: no person
-        if w in KINSHIP or w[0] in BAD_FIRST or (w[-1] in BAD_LAST and not person_suffix):
+        if w in KINSHIP and not noted_individual(w, text):
+            continue  # (老子 'father' is the philosopher where a note says whence he was: 出关)
+        if w[0] in BAD_FIRST or (w[-1] in BAD_LAST and not person_suffix):
             continue
         if any(ch in NOT_IN_NAME for ch in w) or w.endswith("元年"):
             continue  # 永平元年's 平元年: a year, not a name
