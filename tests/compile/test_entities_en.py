@@ -610,3 +610,19 @@ def test_a_comma_title_is_a_place_only_when_a_place_qualifies_it() -> None:
     assert classify_title("Bertha, daughter of Lothair II", no_lead, "en") == "person"
     assert classify_title("Florida Attorney General election, 2006", no_lead, "en") == "event"
     assert classify_title("Frankly, my dear, I don't give a damn", no_lead, "en") == "topic"
+
+
+def test_a_title_of_rank_is_no_person() -> None:
+    """ "Duke of Bavaria" (held by a dozen men of 2Wiki) was filed under /people, its holders'
+    life spans read as its own; "the director, Air National Guard" made the Guard a person."""
+    text = (
+        "He was the son of William III, Duke of Bavaria. The King of Poland therefore sold "
+        "the rights. He served as assistant to the director, Air National Guard, for special "
+        "projects."
+    )
+    found = {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+    assert found["Duke of Bavaria"] == "", found
+    assert found["The King of Poland"] == "", found  # not a work's title either
+    assert found["Air National Guard"] == "org", found

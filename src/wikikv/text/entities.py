@@ -221,6 +221,13 @@ _BY_PERSON = frozenset(
     "directed written composed illustrated painted sculpted choreographed coached".split()
 )
 _STARRING = frozenset({"starring", "co-starring", "stars", "starred"})
+# A title of rank before "of" names the title, not one holder: "Duke of Bavaria" (held by a
+# dozen men of the corpus), "King of France", "Countess of Blois".
+_RANKS = frozenset(
+    """king queen prince princess duke duchess archduke archduchess emperor empress tsar czar
+    sultan pharaoh earl count countess baron baroness marquess marchioness viscount
+    viscountess margrave margravine landgrave landgravine elector lord lady""".split()
+)
 _PERSONAL_HONORIFICS = frozenset(
     """mr mrs ms miss dr sir dame lady lord prof professor rev king queen prince princess
     archduke archduchess duke duchess emperor empress tsar czar sultan pharaoh""".split()
@@ -522,7 +529,8 @@ def english_mentions(
         )
         if not common and _is_candidate(run, False, 9 if connected or quoted else 6, surname):
             hint = sentence_of(sentences, s0, hint)
-            kind = kind_by_name(surface) or ("work" if connected else "")
+            work = connected and not _rank_title(run)  # "The King of Poland" is no title
+            kind = kind_by_name(surface) or ("work" if work else "")
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
                 kind = "place"
             if not kind and not connected and _person_context(text, toks, k, j, run):
@@ -732,6 +740,8 @@ def _person_context(
         return False
     if len(run) >= 3 and run[0].lower() in _OFFICE_TITLES and run[1] in ("of", "for"):
         return False  # "a British Member of Parliament, who …": the office, not its holder
+    if _rank_title(run):
+        return False  # "Henry IX, Duke of Bavaria": the title; the holder is the name before
     if len(run) >= 2 and run[0].rstrip(".").lower() in _PERSONAL_HONORIFICS:
         return True
     # What follows the name ("…, who", "(born …") is said of the whole phrase when the name
@@ -758,6 +768,12 @@ def _person_context(
         and toks[k - 2][0] in _BY_PERSON
         and text[toks[k - 1][2] : toks[k][1]] == " "
     )
+
+
+def _rank_title(run: list[str]) -> bool:
+    """ "Duke of Bavaria", "The King of Poland", "Grand Duke of Tuscany": a title of rank."""
+    ranked = run[1:] if run[0] in ("The", "Grand", "Crown") else run
+    return len(ranked) >= 3 and ranked[0].lower() in _RANKS and ranked[1] == "of"
 
 
 def _ends_titled_phrase(text: str, toks: list[tuple[str, int, int]], k: int) -> bool:

@@ -19,7 +19,7 @@ _KIND_SUFFIX = [
         re.compile(
             r"\b(University|College|School|Academy|Institute|Company|Corporation|Inc|Ltd|"
             r"Records|Party|Club|FC|Band|Association|Society|Council|Ministry|Army|Navy|"
-            r"Church|Bank|Airlines|Group|Team|League|Agency|Museum|Library)\b"
+            r"Church|Bank|Airlines|Group|Team|League|Agency|Museum|Library|Guard|Corps)\b"
         ),
         "org",
     ),
