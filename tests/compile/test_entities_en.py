@@ -626,3 +626,21 @@ def test_a_title_of_rank_is_no_person() -> None:
     assert found["Duke of Bavaria"] == "", found
     assert found["The King of Poland"] == "", found  # not a work's title either
     assert found["Air National Guard"] == "org", found
+
+
+def test_a_cue_before_a_list_of_names_types_every_name() -> None:
+    """Liv Ullmann is named only inside lists ("starring A, B, and C", "actors were A, B"),
+    where the word before a name typed only the first of them."""
+    text = (
+        "It was directed by Luis Mandoki, and starring Rachel Chagall (who, at the time, was "
+        "billed as Rachel Levin), Norma Aleandro, Liv Ullmann, and Robert Loggia. Among his "
+        "company of actors were Harriet and Bibi Andersson, Erland Josephson and Max von "
+        "Sydow. A film starring Tom Reed, Grand Forks was its setting."
+    )
+    found = {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+    for person in ("Norma Aleandro", "Liv Ullmann", "Robert Loggia", "Bibi Andersson"):
+        assert found[person] == "person", (person, found)
+    assert found["Erland Josephson"] == "person", found
+    assert found["Grand Forks"] != "person", found  # no "and" closes it: no list

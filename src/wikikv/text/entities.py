@@ -19,7 +19,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wikikv.text.digest import Sentence
 from wikikv.text.kinds import (
@@ -29,6 +29,7 @@ from wikikv.text.kinds import (
     kind_of_qualifier,
     split_qualifier,
 )
+from wikikv.text.name_lists import listed_people, opens_list
 
 # The kind rules live in :mod:`wikikv.text.kinds`; re-exported for callers of this module.
 __all__ = [
@@ -406,6 +407,7 @@ def english_mentions(
     own_names = own_short_names(about)
     about_words = set(split_qualifier(about)[0].replace(",", " ").split())
     out: list[Mention] = []
+    openers: set[int] = set()  # mentions that open a list of people (text/name_lists.py)
     i = 0
     hint = 0
     n = len(toks)
@@ -535,6 +537,10 @@ def english_mentions(
                 kind = "place"
             if not kind and not connected and _person_context(text, toks, k, j, run):
                 kind = "person"
+            if not kind and not connected and opens_list(toks, k):
+                kind = "person"  # "actors were Harriet and Bibi Andersson, Liv Ullmann"
+            if kind == "person" and opens_list(toks, k):
+                openers.add(len(out))
             # A sentence-initial single word is kept only if coreference resolves it below.
             out.append(
                 Mention(
@@ -548,6 +554,8 @@ def english_mentions(
                 )
             )
         i = j
+    listed = listed_people(text, out, openers)
+    out = [replace(m, kind="person") if n in listed else m for n, m in enumerate(out)]
     out = _own_subject(out, about, sentences, own_names)
     lower = frozenset(f for t, f in zip(toks, folded, strict=True) if t[0][:1].islower())
     titles = {m.key: t for m in out if m.gaz is None for t in _single_titles(gaz, m.key)}
