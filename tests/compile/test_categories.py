@@ -89,7 +89,7 @@ def test_a_lead_opening_with_its_title_is_read_after_it() -> None:
     [
         ("album", "albums"),
         ("city", "cities"),
-        ("businessman", "businessmen"),
+        ("businessman", "business people"),
         ("church", "churches"),
         ("series", "series"),
         ("person", "people"),

@@ -52,8 +52,6 @@ _IRREGULAR = {
     "woman": "women",
     "person": "people",
     "child": "children",
-    "businessman": "businessmen",
-    "businesswoman": "businesswomen",
     "sportsman": "sportsmen",
     "chairman": "chairmen",
     "congressman": "congressmen",
@@ -80,6 +78,8 @@ _SHARED: dict[str, str] = {
     "sculptress": "sculptors",
     "aviatrix": "aviators",
     "songstress": "singers",
+    "businessman": "business people",  # the broad group's own name: one directory
+    "businesswoman": "business people",
     "noble": "nobles",
     "nobleman": "nobles",
     "noblewoman": "nobles",
