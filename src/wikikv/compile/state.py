@@ -44,19 +44,50 @@ class Progress(msgspec.Struct):
     updated_at: float = 0.0
 
 
+class Sigs(dict[str, str]):
+    """Path → signature that remembers which paths were set or removed since the last save:
+    a save looks at those, not at every page of the wiki (a build saves ~60 times at 100 MB,
+    and comparing the whole map each time grew with the square of the wiki)."""
+
+    def __init__(self, items: Iterable[tuple[str, str]] | dict[str, str] = ()) -> None:
+        super().__init__(items)
+        self.touched: dict[str, None] = {}  # a dict: in the order the paths were first set
+
+    def __setitem__(self, path: str, sig: str) -> None:
+        self.touched[path] = None
+        dict.__setitem__(self, path, sig)
+
+    def __delitem__(self, path: str) -> None:
+        self.touched[path] = None
+        dict.__delitem__(self, path)
+
+    def pop(self, path: str, *default: str | None) -> str | None:  # type: ignore[override]
+        self.touched[path] = None
+        return dict.pop(self, path, *default)
+
+    def _unsupported(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("Sigs records each change: set, pop or del one path at a time")
+
+    update = setdefault = popitem = clear = _unsupported  # type: ignore[assignment]
+
+
 class PageMap:
     """What each written node was rendered from: path → signature, one record per page, so a
     save writes only what changed since the last one and an add reads only the pages it asks
     for (:func:`load_pages_lazily`). ``written``: whether any page is recorded."""
 
     def __init__(self, sigs: dict[str, str] | None = None, saved: dict[str, str] | None = None):
-        self.sigs: dict[str, str] = sigs if sigs is not None else {}
+        self.sigs: Sigs = sigs if isinstance(sigs, Sigs) else Sigs(sigs or {})
         self.saved: dict[str, str] = dict(self.sigs) if saved is None else saved
+        # what the first save compares: the paths whose signature is not the saved one
+        touched = self.sigs.touched
+        touched.update((p, None) for p, sig in self.sigs.items() if self.saved.get(p) != sig)
+        touched.update((p, None) for p in self.saved if p not in self.sigs)
         self.written = bool(self.sigs)
         self.legacy = False  # read from the one-record map of older kbs: rewrite it keyed
 
 
-class _LazySigs(dict[str, str]):
+class _LazySigs(Sigs):
     """The signatures of an add's :class:`PageMap`, each read from its record when first
     asked for (a missing one is remembered as missing)."""
 
@@ -74,7 +105,7 @@ class _LazySigs(dict[str, str]):
         if item is not None:
             stored_path, sig = _sig_dec.decode(item.value)
             if stored_path == path:
-                super().__setitem__(path, sig)
+                dict.__setitem__(self, path, sig)  # as stored: not a change to save
                 self._saved[path] = sig
 
     def get(self, path: str, default: str | None = None) -> str | None:  # type: ignore[override]
@@ -175,15 +206,15 @@ class _Legacy(msgspec.Struct):
 
 def load_pages(kb: KnowledgeBase) -> PageMap:
     """Every recorded signature."""
-    sigs: dict[str, str] = {}
+    sigs = Sigs()
     raw = _get(kb, PAGES)
     legacy = raw is not None
-    if raw is not None:
-        sigs.update(msgspec.msgpack.decode(raw, type=_Legacy).sigs)
+    if raw is not None:  # as stored, so not changes (PageMap marks what differs from saved)
+        dict.update(sigs, msgspec.msgpack.decode(raw, type=_Legacy).sigs)
     start = _key(kb, SIG_PREFIX)
     for _, item in kb.backend.scan(start, start + b"\xff"):
         path, sig = _sig_dec.decode(item.value)
-        sigs[path] = sig
+        dict.__setitem__(sigs, path, sig)
     pages = PageMap(sigs, saved={} if legacy else None)
     pages.legacy = legacy
     return pages
@@ -205,15 +236,23 @@ def pages_ops(kb: KnowledgeBase, pages: PageMap) -> list[Op]:
     """The writes that bring the stored signatures to ``pages.sigs``: the changed ones only
     (and the entries of paths that left the map deleted)."""
     ops: list[Op] = []
-    for path, sig in pages.sigs.items():
-        if pages.saved.get(path) != sig:
+    sigs, saved = pages.sigs, pages.saved
+    gone: list[str] = []
+    get, was = dict.get, saved.get
+    for path in sigs.touched:
+        sig = get(sigs, path)
+        if sig is None:
+            if path in saved:
+                gone.append(path)
+                del saved[path]
+        elif was(path) != sig:
             ops.append(Put(sig_key(kb, path), _enc.encode((path, sig))))
-    ops += [Delete(sig_key(kb, p)) for p in pages.saved if p not in pages.sigs]
+            saved[path] = sig
+    ops += [Delete(sig_key(kb, p)) for p in gone]
+    sigs.touched.clear()
     if pages.legacy:
         ops.append(Delete(_key(kb, PAGES)))
         pages.legacy = False
-    pages.saved.clear()
-    pages.saved.update(pages.sigs)
     pages.written = pages.written or bool(pages.sigs)
     return ops
 
