@@ -184,7 +184,16 @@ def _references(view: View, path: str, rec: FileRecord, page: ParsedPage) -> lis
     for n in page.notes:
         if n not in cited:
             out.append(Finding(MALFORMED, path, "footnote that no fact cites", n=n))
-    view.articles(a for a in (article_of(n.path) for n in page.notes.values()) if a)
+    view.articles({a for a in (article_of(n.path) for n in page.notes.values()) if a})
+    # each cited article looked up once: a page quotes a few articles many times, and a render
+    # gate's view makes the record it gives back on each call
+    held: dict[str, FileRecord | None] = {}
+
+    def article(art: str) -> FileRecord | None:
+        if art not in held:
+            held[art] = view.article(art)
+        return held[art]
+
     compiled = rec.meta.compiled_at or rec.meta.updated_at
     gone: set[str] = set()
     changed: set[str] = set()
@@ -215,7 +224,7 @@ def _references(view: View, path: str, rec: FileRecord, page: ParsedPage) -> lis
                 )
             )
             continue
-        source = view.article(art)
+        source = article(art)
         if source is None:
             gone.add(art)
             continue
@@ -236,7 +245,7 @@ def _references(view: View, path: str, rec: FileRecord, page: ParsedPage) -> lis
                 )
             )
     for src in rec.meta.sources:
-        if article_of(src) and src not in gone and view.article(src) is None:
+        if article_of(src) and src not in gone and article(src) is None:
             gone.add(src)
     for art in sorted(gone):
         out.append(Finding(SOURCE_DELETED, path, "cited source was deleted", art))
