@@ -127,3 +127,13 @@ def test_a_page_the_text_could_read_otherwise_is_parsed_by_the_gate(
 ) -> None:
     text, parts = _page(**change)
     assert parts is None
+
+
+def test_a_sentence_says_something_with_two_words_besides_the_name() -> None:
+    says_something = pg.says_something
+    names = ["Grey Harbour", "Harbour"]
+    assert not says_something("Grey Harbour said:", names)
+    assert not says_something("Grey Harbour won.", names)  # one word is a speech tag at most
+    assert says_something("Grey Harbour won the cup.", names)
+    assert says_something("In 1950 Grey Harbour won.", names)  # numbers are words too
+    assert not says_something("“Grey Harbour!”", names)

@@ -463,7 +463,9 @@ def says_something(quote: str, names: list[str]) -> bool:
             rest = rest.replace(name, " ")
     if _HAN.search(rest):
         return len(_SPEECH_FILLER.sub("", rest)) >= 4
-    return len(_WORD.findall(rest)) >= 2
+    # two words are enough: not every word of a long sentence
+    first = _WORD.search(rest)
+    return first is not None and _WORD.search(rest, first.end()) is not None
 
 
 def _cite(
