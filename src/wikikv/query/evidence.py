@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from wikikv.search.tokenize import has_cjk
 
@@ -47,6 +47,10 @@ _NAME_ENDS = r"(?![\u4e00-\u9fff](?<![的等]))"
 NAME_SHARE_FLOOR = 0.5
 # How far after "X的" the head it qualifies may start ("绍兴的目连戏", "绍兴的有名的目连戏").
 QUALIFIED_WITHIN = 3
+# Full-text scores closer than this (relative) are a tie: the search's statistics (idf, average
+# lengths) are over every page of the wiki, so an unrelated change of the entity pages moves an
+# article's score by about 0.1% (measured on the Lu Xun wiki) and swaps documents that close.
+SCORE_TIE = 0.005
 
 
 def cited_counts(text: str) -> dict[str, int]:
@@ -91,13 +95,36 @@ def name_share(terms: Collection[str], names: Sequence[str]) -> float:
     return NAME_SHARE_FLOOR + (1.0 - NAME_SHARE_FLOOR) * held / len(words)
 
 
-def fuse(rankings: Sequence[tuple[float, Sequence[str]]], k: float = RRF_K) -> list[str]:
-    """Weighted reciprocal-rank fusion of ``(weight, ranked items)`` lists; ties keep the order
-    in which items were first seen."""
+def tied_ranks(scored: Sequence[tuple[str, float]], tolerance: float = SCORE_TIE) -> dict[str, int]:
+    """Ranks of ``(item, score)`` pairs in order of decreasing score, where an item scoring
+    within ``tolerance`` (relative) of the first item of its group shares that item's rank
+    (competition ranking: 1, 2, 2, 4). Scores that close order the items on noise, and a rank
+    step in reciprocal-rank fusion is worth more than the other lists' evidence between them."""
+    ranks: dict[str, int] = {}
+    head = float("inf")
+    head_rank = 0
+    for i, (item, value) in enumerate(scored):
+        if not (value >= head * (1.0 - tolerance)):
+            head, head_rank = value, i
+        ranks.setdefault(item, head_rank)
+    return ranks
+
+
+def fuse(
+    rankings: Sequence[tuple[float, Sequence[str] | Mapping[str, int]]], k: float = RRF_K
+) -> list[str]:
+    """Weighted reciprocal-rank fusion of ``(weight, ranked items)`` lists — or of ``(weight,
+    {item: rank})`` maps, where tied items share a rank (:func:`tied_ranks`); ties in the fused
+    score keep the order in which items were first seen."""
     score: dict[str, float] = {}
     first: dict[str, int] = {}
     for weight, ranked in rankings:
-        for rank, item in enumerate(ranked):
+        pairs: Iterable[tuple[str, int]] = (
+            ranked.items()
+            if isinstance(ranked, Mapping)
+            else ((item, rank) for rank, item in enumerate(ranked))
+        )
+        for item, rank in pairs:
             first.setdefault(item, len(first))
             score[item] = score.get(item, 0.0) + weight / (k + rank + 1)
     return sorted(score, key=lambda item: (-score[item], first[item]))

@@ -41,6 +41,7 @@ from wikikv.query.evidence import (
     name_share,
     qualifiers,
     specificity,
+    tied_ranks,
 )
 from wikikv.search import SearchHit, tokenize
 from wikikv.search import search as search_pages
@@ -522,7 +523,10 @@ class _Nav:
             if isinstance(rec, FileRecord):
                 pages.append((rec, h.score, "search: " + "; ".join(h.why)))
         text_rank = {_doc_of(h.path): i for i, h in enumerate(doc_hits)}
-        rankings: list[tuple[float, list[str]]] = [(1.0, list(text_rank))]
+        # The full-text ranking with near-equal scores tied: the named pages' citations, not
+        # the noise in the scores, order those documents.
+        tied = tied_ranks([(_doc_of(h.path), h.score) for h in doc_hits])
+        rankings: list[tuple[float, list[str] | dict[str, int]]] = [(1.0, tied)]
         named = self.subjects([rec for rec, _, _ in pages])
         # Each page's names, and a page of a declared other name also the names of the page
         # declaring it: the question spells its subject the other way.
