@@ -53,6 +53,7 @@ from wikikv.compile.render import (
     top_dirs,
 )
 from wikikv.compile.schema import Schema
+from wikikv.compile.summaries import SECTION_PAGES
 from wikikv.compile.title_index import Lazy, Overlay
 from wikikv.errors import CorruptRecord
 from wikikv.llm.base import Descriptor
@@ -209,6 +210,12 @@ def local_desired(
         keys = sorted(m)
         paths = member_paths(d, [m[k].name for k in keys])
         rows_of[d] = [(k, p, m[k]) for k, p in zip(keys, paths, strict=True)]
+    for d in [d for d in rows_of if d not in dims]:
+        rendered = [p for _, p, _ in rows_of[d] if p in want.entity_at]
+        reads.load_pages(p for p in rendered if p not in edited)
+        if _listing_unchanged(up, d, members[d], rows_of[d], reads.pages, edited, want):
+            del rows_of[d]  # its text would be the same: not read, not rewritten
+            reads._add("listings kept (render)", 1)
     shown = {p for rows in rows_of.values() for k, p, _ in rows if p not in want.entity_at}
     reads.load_pages(shown - edited)
     # a page edited by hand (or deleted) does not show what its entity gives: summarised from
@@ -275,6 +282,50 @@ def local_desired(
     old = set(up.old_paths.values())
     want.stale += sorted(p for p in old if p not in want.sigs and p in known)
     return want
+
+
+def _listing_unchanged(
+    up: LocalUpdate,
+    d: str,
+    now: dict[str, Member],
+    rows: list[tuple[str, str, Member]],
+    pages: Mapping[str, FileRecord | None],
+    edited: set[str],
+    want: Desired,
+) -> bool:
+    """Whether a routed directory's listing reads as before: the same members under the same
+    names (so paths), the same best-ranked ones (its summary is made of theirs), and each page
+    rendered here showing the title, aliases and summary its page showed (what its row and the
+    summary take from it). A much-named entity's add rewrites its page and bumps its count, but
+    its directory of ~190 rows need not be read and written again."""
+    before = up.members_before.get(d)
+    if before is None or {k: m.name for k, m in before.items()} != {
+        k: m.name for k, m in now.items()
+    }:
+        return False
+    if _best(before) != _best(now):
+        return False
+    for _, path, _ in rows:
+        ent = want.entity_at.get(path)
+        if ent is None:
+            continue
+        page = pages.get(path)
+        if path in edited or page is None:
+            return False
+        summary = pg.entity_summary(ent, want.docs, want.lang, want.texts)
+        if (page.meta.title, page.meta.aliases[:4], page.meta.summary) != (
+            ent.name,
+            ent.aliases[:4],
+            summary,
+        ):
+            return False
+    return True
+
+
+def _best(members: dict[str, Member]) -> list[tuple[str, bool]]:
+    """The members a directory's summary is made of, in rank order."""
+    order = sorted(members, key=lambda k: (-members[k].score, k))[:SECTION_PAGES]
+    return [(k, members[k].about) for k in order]
 
 
 def _classed(sec: Section) -> list[tuple[int, persisted.Ranked]]:

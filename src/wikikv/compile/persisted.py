@@ -328,6 +328,7 @@ class LocalUpdate:
     gone: set[str]
     relinked: set[str]  # other entities whose pages link one that appeared, went, moved, renamed
     members: dict[str, dict[str, Member]]  # directories whose members changed → members now
+    members_before: dict[str, dict[str, Member]]  # … and those directories' members before
     titles: Titles
     docs: dict[str, DocAnalysis]  # the analyses it read, and the new ones
     meta: ModelMeta  # as written (totals after the add)
@@ -454,6 +455,7 @@ class _Add:
         self.t_new: Titles | None = None
         self.tables: TitleDelta | None = None
         self._members: dict[str, dict[str, Member]] = {}
+        self._members_before: dict[str, dict[str, Member]] = {}
         self._moved_from: dict[str, str] = {}
         self._sections: dict[str, Section | None] = {}
         self._meta = meta
@@ -710,6 +712,7 @@ class _Add:
             gone=gone,
             relinked=relinked - gone - set(updated),
             members=self._members,
+            members_before=self._members_before,
             titles=t_new,
             docs=self.docs,
             meta=new_meta,
@@ -816,6 +819,7 @@ class _Add:
             for d, v in self._records("d", dirs, dict[str, Member]).items()
             if isinstance(v, dict)
         }
+        self._members_before = {d: dict(m) for d, m in members.items()}
         path_was: dict[str, str] = {}  # a member's path follows from the names in its directory
         for d, m in members.items():
             keys = sorted(m)
