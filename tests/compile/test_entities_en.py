@@ -21,6 +21,13 @@ from wikikv.text.kinds import classify_title
 _NO_TITLES = Gazetteer().finish()
 
 
+def _kinds(text: str) -> dict[str, str]:
+    """Each mention's surface → the kind the detector gives it (no titles known)."""
+    return {
+        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
+    }
+
+
 def _surfaces(text: str) -> set[str]:
     """The surfaces of the names found in ``text`` with no titles known."""
     return {m.surface for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)}
@@ -121,9 +128,7 @@ def test_people_are_typed_from_the_words_around_their_names() -> None:
         "It was directed by Ann Vale and starred Tom Reed. Archduke Charles led the army. "
         "The ferry sails to Rome, the capital of Italy."
     )
-    found = {
-        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
-    }
+    found = _kinds(text)
     for person in ("Thurgood Marshall", "Ann Vale", "Tom Reed", "Archduke Charles"):
         assert found[person] == "person", (person, found)
     assert found["Rome"] != "person"  # "the capital of Italy" is no role of a person
@@ -137,9 +142,7 @@ def test_an_occupation_before_a_name_says_a_person_and_leaves_an_adjective_alone
         "Ebert praised it. It featured saxophonist Archie Shepp. He wrote for The American "
         "Scholar in 1950. She was a child psychologist, UNICEF chairwoman and a writer."
     )
-    found = {
-        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
-    }
+    found = _kinds(text)
     for person in ("Miles Davis", "Roger Ebert", "Archie Shepp"):
         assert found[person] == "person", (person, found)
     assert found.get("The American Scholar") != "person", found
@@ -585,9 +588,7 @@ def test_a_quoted_title_is_one_name() -> None:
         'The video for "All the Same" was shown, and "All About Eve" too. He was styled "Grand '
         'Duke of Bosnia" by the king. He said "it was good" to Mary Smith.'
     )
-    found = {
-        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
-    }
+    found = _kinds(text)
     assert found["Further Reflections on the Death of a Porcupine"] == "work", found
     assert found["Death or Canada"] == "work", found
     assert found["All the Same"] == "work", found
@@ -620,9 +621,7 @@ def test_a_title_of_rank_is_no_person() -> None:
         "the rights. He served as assistant to the director, Air National Guard, for special "
         "projects."
     )
-    found = {
-        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
-    }
+    found = _kinds(text)
     assert found["Duke of Bavaria"] == "", found
     assert found["The King of Poland"] == "", found  # not a work's title either
     assert found["Air National Guard"] == "org", found
@@ -637,9 +636,7 @@ def test_a_cue_before_a_list_of_names_types_every_name() -> None:
         "company of actors were Harriet and Bibi Andersson, Erland Josephson and Max von "
         "Sydow. A film starring Tom Reed, Grand Forks was its setting."
     )
-    found = {
-        m.surface: m.kind for m in english_mentions(text, split_sentences(text, "en"), _NO_TITLES)
-    }
+    found = _kinds(text)
     for person in ("Norma Aleandro", "Liv Ullmann", "Robert Loggia", "Bibi Andersson"):
         assert found[person] == "person", (person, found)
     assert found["Erland Josephson"] == "person", found
