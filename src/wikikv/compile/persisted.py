@@ -451,6 +451,9 @@ class _Add:
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.labels: dict[str, hub_merge.DocLabel] = {}  # what the routing reads of the others
         self.sums: dict[str, categories.NamedIn] = {}  # a hub's stored sums, its added part in
+        self._routing: tuple[dict[str, DocAnalysis | hub_merge.DocLabel], dict[str, str]] | None = (
+            None
+        )
         self.read: dict[str, int] = {}
         self.t_new: Titles | None = None
         self.tables: TitleDelta | None = None
@@ -797,11 +800,20 @@ class _Add:
                     out.append(Ranked(k, m[k].name, path, m[k].score))
         return sorted(out, key=rank_order)
 
+    def _routing_docs(
+        self,
+    ) -> tuple[dict[str, DocAnalysis | hub_merge.DocLabel], dict[str, str]]:
+        """What the routing reads of the documents (the labels read and the analyses), and their
+        lead categories: built once, for the placing and the stored sums."""
+        if self._routing is None:
+            docs: dict[str, DocAnalysis | hub_merge.DocLabel] = {**self.labels, **self.docs}
+            self._routing = docs, categories.doc_categories(docs)
+        return self._routing
+
     def _place(self, ents_new: dict[str, Entity], old_recs: dict[str, Entity]) -> dict[str, Entity]:
         """Dimensions and paths of the recomputed entities; returns other members that moved."""
         schema = self.schema
-        docs: dict[str, DocAnalysis | hub_merge.DocLabel] = {**self.labels, **self.docs}
-        cats = categories.doc_categories(docs)
+        docs, cats = self._routing_docs()
         new_parent: dict[str, str] = {}
         for k, e in ents_new.items():
             e.dim = schema.dimension_of(e.kind)
@@ -910,8 +922,7 @@ class _Add:
         """The stored sums of the recomputed entities that keep them (a hub's merged ones, the
         others' from all the documents naming them, which the add read); the others' go."""
         kb, schema = self.kb, self.schema
-        docs: dict[str, DocAnalysis | hub_merge.DocLabel] = {**self.labels, **self.docs}
-        cats = categories.doc_categories(docs)
+        docs, cats = self._routing_docs()
         ops: list[Op] = []
         for k, e in ents_new.items():
             if hub_merge.keeps_sums(e, schema):
