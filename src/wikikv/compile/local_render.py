@@ -11,10 +11,12 @@ records by key (never a scan of the entities or the pages):
 * the new documents' articles and digests, and the digests of documents whose subject moved
   (a digest names its subject's path);
 * every listing directory a rewritten entity enters or leaves: its rows come from its members
-  record (names, hence paths) and, for a member not rendered here, from the summary, name and
-  aliases on that member's page as last written — the page's signature covers everything a row
-  shows, so a member not re-rendered lists the same row (a page edited by hand is summarised
-  from its entity record instead);
+  record (names, hence paths) and, for a member not rendered here, from that member's line in
+  the listing as last written — a listing is rewritten whenever one of its members is, so the
+  line is what the member's entity gives (one record read, not ~190 pages, for a much-named
+  entity's directory). A listing whose text is not the one recorded when it was written gives
+  no line: those rows come from the members' pages as last written (a page edited by hand is
+  summarised from its entity record instead);
 * the dimensions, from their :class:`~wikikv.compile.persisted.Section` records (page counts
   of each sub-directory, best-ranked members for the summaries), the sources directories and
   the root.
@@ -46,20 +48,20 @@ from wikikv.compile.render import (
     Desired,
     Listed,
     digest_sig,
+    dir_sig,
     entity_sig,
-    range_text,
+    range_heading,
     ranges_rows,
     set_dir,
     top_dirs,
 )
 from wikikv.compile.schema import Schema
-from wikikv.compile.summaries import SECTION_PAGES
 from wikikv.compile.title_index import Lazy, Overlay
 from wikikv.errors import CorruptRecord
 from wikikv.llm.base import Descriptor
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import escape_segment, parent
-from wikikv.store.records import FileRecord
+from wikikv.store.records import DirRecord, FileRecord
 
 Row = tuple[str, str, str, str]
 
@@ -115,6 +117,19 @@ class _Reads:
         for d, raw in zip(need, raws, strict=True):
             out[d] = {} if raw is None else dec.decode(raw)
         self._add("d (render)", len(need))
+        return out
+
+    def dir_texts(self, dirs: Iterable[str], known: Mapping[str, str]) -> dict[str, str]:
+        """The listings of ``dirs`` as last written (one record each); a text that is not the
+        one recorded (``known``: the signatures as written) is left out."""
+        need = sorted(dirs)
+        out: dict[str, str] = {}
+        for i in range(0, len(need), 500):
+            chunk = need[i : i + 500]
+            for d, rec in zip(chunk, self.kb.get_many(chunk), strict=True):
+                if isinstance(rec, DirRecord) and dir_sig(rec.text) == known.get(d):
+                    out[d] = rec.text
+        self._add("listings (render)", len(need))
         return out
 
     def sections(self, dims: list[str]) -> dict[str, Section]:
@@ -210,13 +225,23 @@ def local_desired(
         keys = sorted(m)
         paths = member_paths(d, [m[k].name for k in keys])
         rows_of[d] = [(k, p, m[k]) for k, p in zip(keys, paths, strict=True)]
-    for d in [d for d in rows_of if d not in dims]:
-        rendered = [p for _, p, _ in rows_of[d] if p in want.entity_at]
-        reads.load_pages(p for p in rendered if p not in edited)
-        if _listing_unchanged(up, d, members[d], rows_of[d], reads.pages, edited, want):
-            del rows_of[d]  # its text would be the same: not read, not rewritten
-            reads._add("listings kept (render)", 1)
-    shown = {p for rows in rows_of.values() for k, p, _ in rows if p not in want.entity_at}
+    # a member neither rendered here nor renamed or moved keeps its row: its line in the
+    # listing as last written (each listing rewritten with its members, so that line is what
+    # its entity gives); the members' pages are read only where a listing does not read back
+    kept = _kept_lines(
+        up,
+        members,
+        rows_of,
+        reads.dir_texts(rows_of, known),
+        want,
+    )
+    reads._add("listing rows kept (render)", sum(len(k) for k in kept.values()))
+    shown = {
+        p
+        for d, rows in rows_of.items()
+        for k, p, _ in rows
+        if p not in want.entity_at and k not in kept.get(d, {})
+    }
     reads.load_pages(shown - edited)
     # a page edited by hand (or deleted) does not show what its entity gives: summarised from
     # the entity record instead
@@ -242,13 +267,14 @@ def local_desired(
             if d in known and d not in dims:  # a dimension stays, listing nothing
                 want.stale.append(d)
             continue
-        listed = [row(k, p) for k, p, _ in rows]
+        reused = kept.get(d, {})
+        lines = [reused[k] if k in reused else pg.row_line(*row(k, p)) for k, p, _ in rows]
         if d in dims:
             spec = schema.dimensions[dims.index(d)]
-            text = pg.listing_text(spec.name, spec.description, listed, schema.language)
+            heading = spec.name, spec.description
         else:
-            text = range_text(schema, d, listed)
-        set_dir(want, d, text)
+            heading = range_heading(schema, d)
+        set_dir(want, d, pg.listing_of_lines(*heading, lines, schema.language))
         order = sorted(rows, key=lambda r: (-r[2].score, r[0]))
         ranked[d] = [Listed(k, p, m.name, m.about) for k, p, m in order]
 
@@ -284,48 +310,40 @@ def local_desired(
     return want
 
 
-def _listing_unchanged(
+def _kept_lines(
     up: LocalUpdate,
-    d: str,
-    now: dict[str, Member],
-    rows: list[tuple[str, str, Member]],
-    pages: Mapping[str, FileRecord | None],
-    edited: set[str],
+    members: Mapping[str, dict[str, Member]],
+    rows_of: Mapping[str, list[tuple[str, str, Member]]],
+    old_texts: Mapping[str, str],
     want: Desired,
-) -> bool:
-    """Whether a routed directory's listing reads as before: the same members under the same
-    names (so paths), the same best-ranked ones (its summary is made of theirs), and each page
-    rendered here showing the title, aliases and summary its page showed (what its row and the
-    summary take from it). A much-named entity's add rewrites its page and bumps its count, but
-    its directory of ~190 rows need not be read and written again."""
-    before = up.members_before.get(d)
-    if before is None or {k: m.name for k, m in before.items()} != {
-        k: m.name for k, m in now.items()
-    }:
-        return False
-    if _best(before) != _best(now):
-        return False
-    for _, path, _ in rows:
-        ent = want.entity_at.get(path)
-        if ent is None:
+) -> dict[str, dict[str, str]]:
+    """For each listing, the lines of the members that keep their row: not rendered here, and
+    under the same name and path as when the listing was last written. A listing whose last
+    lines are not its members' rows as they were (edited by hand, or written by other code)
+    keeps none."""
+    out: dict[str, dict[str, str]] = {}
+    for d, rows in rows_of.items():
+        text = old_texts.get(d)
+        if text is None:
             continue
-        page = pages.get(path)
-        if path in edited or page is None:
-            return False
-        summary = pg.entity_summary(ent, want.docs, want.lang, want.texts)
-        if (page.meta.title, page.meta.aliases[:4], page.meta.summary) != (
-            ent.name,
-            ent.aliases[:4],
-            summary,
-        ):
-            return False
-    return True
-
-
-def _best(members: dict[str, Member]) -> list[tuple[str, bool]]:
-    """The members a directory's summary is made of, in rank order."""
-    order = sorted(members, key=lambda k: (-members[k].score, k))[:SECTION_PAGES]
-    return [(k, members[k].about) for k in order]
+        before = up.members_before.get(d, members[d])
+        keys = sorted(before)
+        paths = member_paths(d, [before[k].name for k in keys])
+        lines = text.split("\n")
+        if len(lines) < len(keys) + 4 or lines[-1]:
+            continue
+        old_rows = lines[len(lines) - 1 - len(keys) : -1]
+        if not all(line.startswith(f"- [[{p}|") for line, p in zip(old_rows, paths, strict=True)):
+            continue
+        was = {
+            k: (p, before[k].name, line) for k, p, line in zip(keys, paths, old_rows, strict=True)
+        }
+        out[d] = {
+            k: was[k][2]
+            for k, p, m in rows
+            if k in was and was[k][:2] == (p, m.name) and p not in want.entity_at
+        }
+    return out
 
 
 def _classed(sec: Section) -> list[tuple[int, persisted.Ranked]]:

@@ -573,10 +573,18 @@ def listing_text(
     title: str, description: str, rows: list[tuple[str, str, str, str]], lang: str
 ) -> str:
     """A directory's text (the LLM-Wiki ``_index.md``): rows of (path, name, aliases, summary)."""
-    count = f"{len(rows)} 项" if lang == "zh" else f"{len(rows)} entries"
-    out = [f"# {title}", f"> {description} ({count})", ""]
-    for path, name, aliases, summary in rows:
-        extra = f" ({_label(aliases)})" if aliases else ""
-        link = f"[[{path}|{_label(name)}]]{extra}"
-        out.append(f"- {link} — {summary}" if summary else f"- {link}")
-    return "\n".join(out) + "\n"
+    return listing_of_lines(title, description, [row_line(*row) for row in rows], lang)
+
+
+def row_line(path: str, name: str, aliases: str, summary: str) -> str:
+    """One row of a listing: a single line (names and summaries are flattened), so a listing's
+    last lines are its rows, one per member in key order."""
+    extra = f" ({_label(aliases)})" if aliases else ""
+    link = f"[[{path}|{_label(name)}]]{extra}"
+    return f"- {link} — {summary}" if summary else f"- {link}"
+
+
+def listing_of_lines(title: str, description: str, lines: list[str], lang: str) -> str:
+    """A directory's text from its row lines (see :func:`row_line`)."""
+    count = f"{len(lines)} 项" if lang == "zh" else f"{len(lines)} entries"
+    return "\n".join([f"# {title}", f"> {description} ({count})", "", *lines]) + "\n"

@@ -297,11 +297,14 @@ def _dirs(
 
 def range_text(schema: Schema, d: str, rows: list[tuple[str, str, str, str]]) -> str:
     """The listing of a routing sub-dimension ``d``."""
+    return pg.listing_text(*range_heading(schema, d), rows, schema.language)
+
+
+def range_heading(schema: Schema, d: str) -> tuple[str, str]:
+    """The title and description of a routing sub-dimension ``d``'s listing."""
     dim = unescape_segment(parent(d)[1:])
     label = unescape_segment(d.rsplit("/", 1)[1])
-    return pg.listing_text(
-        f"{dim} / {label}", schema.describe_route(dim, label), rows, schema.language
-    )
+    return f"{dim} / {label}", schema.describe_route(dim, label)
 
 
 def ranges_rows(ranges: list[tuple[str, int]], zh: bool) -> list[tuple[str, str, str, str]]:
@@ -369,7 +372,12 @@ def set_dir(want: Desired, path: str, text: str) -> None:
 def _dir(want: Desired, path: str, text: str) -> None:
     want.dirs.add(path)
     want.dir_text[path] = text
-    want.sigs[path] = _sig("d:", text)
+    want.sigs[path] = dir_sig(text)
+
+
+def dir_sig(text: str) -> str:
+    """What a directory is rendered from: its text."""
+    return _sig("d:", text)
 
 
 def _root_text(
