@@ -6,6 +6,7 @@ them gives."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from wikikv.store.backends.base import Backend, Put
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
+from wikikv.text import entities as ents
 
 
 def _lines(path: Path) -> list[str]:
@@ -174,8 +176,9 @@ def test_a_routed_hub_is_filed_from_its_stored_sums_and_the_added_documents(
 def test_gazetteer_buckets_are_stored_in_the_detectors_order(
     store: Store, tmp_path: Path, hotpot_slice: Path
 ) -> None:
-    """A bucket is read as stored (no sort per add: a common first word's holds thousands of
-    entries at 36 copies), so it is stored in the order the detector scans it."""
+    """A bucket is read as stored (no sort per add: a common first word's entries number
+    thousands at 36 copies), so it is stored in the order the detector scans it, and the stored
+    gazetteer offers a position the candidates the full build's offers."""
     kb = store.create_kb("kb")
     Compiler(kb).build(hotpot_slice)
     prefix = persisted.family_key(kb, "gz", "")[: -len(persisted._h(""))]
@@ -183,20 +186,84 @@ def test_gazetteer_buckets_are_stored_in_the_detectors_order(
     buckets = [dec.decode(item.value) for _, item in kb.backend.scan(prefix, prefix + b"\xff")]
     assert len(buckets) > 50
     assert all(b == sorted(b, key=title_index.gaz_order) for b in buckets)
+    assert all(len({title_index.gaz_bucket(e.toks) for e in b}) == 1 for b in buckets)
 
     def read(family: str, names: list[str], type_: Any) -> dict[str, Any]:
         return persisted.read_records(kb, family, names, type_)
 
-    lazy = title_index.LazyBuckets(read)
-    for bucket in buckets:  # as the detector orders a bucket (Gazetteer.finish)
-        pairs = {(e.toks, e.key) for e in bucket}
-        assert lazy[bucket[0].toks[0]] == sorted(pairs, key=lambda x: (-len(x[0]), x))
-    # a new title's entry merged in (the bucket sorted again)
-    first = buckets[0][0].toks[0]
+    schema = state.load_schema(kb)
+    assert schema is not None
+    full = ents.build_gazetteer(
+        *model_module.gazetteer_for(state.load_docs(kb), schema.folder_corpus)
+    )
+    entries = [e for b in buckets for e in b]
+    positions = {(e.toks[0], e.toks[1] if len(e.toks) > 1 else None) for e in entries}
+    positions |= {(first, "zz") for first, _ in positions}
+    stored = title_index.StoredGazetteer(read)
+    assert len(positions) > 100
+    for first, second in positions:
+        assert list(stored.candidates(first, second)) == list(full.candidates(first, second))
+    # a new title's entry merged in (its bucket sorted again)
+    first = entries[0].toks[0]
     extra = title_index.GazEntry(first + " zz", (first, "zz"), first + " zz")
-    lazy = title_index.LazyBuckets(read, came=[extra])
-    pairs = {(e.toks, e.key) for e in [*buckets[0], extra]}
-    assert lazy[first] == sorted(pairs, key=lambda x: (-len(x[0]), x))
+    stored = title_index.StoredGazetteer(read, came=[extra])
+    full.add(first + " zz", first + " zz")
+    full.finish()
+    assert list(stored.candidates(first, "zz")) == list(full.candidates(first, "zz"))
+
+
+class _GazetteerReads:
+    """The kb's backend, keeping the ``gz`` buckets it reads (decoded)."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._backend = kb.backend
+        self._prefix = persisted.family_key(kb, "gz", "")[: -len(persisted._h(""))]
+        self._dec = msgspec.msgpack.Decoder(list[title_index.GazEntry])
+        self.buckets: list[list[title_index.GazEntry]] = []
+
+    def get_many(self, keys: Sequence[bytes]) -> Any:
+        items = list(self._backend.get_many(keys))
+        for key, item in zip(keys, items, strict=True):
+            if item is not None and key.startswith(self._prefix):
+                self.buckets.append(self._dec.decode(item.value))
+        return items
+
+    def get(self, key: bytes) -> Any:
+        return self.get_many([key])[0]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
+
+
+def test_an_add_decodes_only_the_gazetteer_buckets_its_text_can_hit(
+    store: Store, tmp_path: Path
+) -> None:
+    """The detector asks a position for the entries that can match before the next word, so
+    an add reads the buckets of its text's word pairs (and one-word entries), not every entry
+    under a common first word ("John")."""
+    titles = ["John Keller", "John Smith", "John of Gaunt", "John Adams", "Omegna", "Lake Orta"]
+    docs = [
+        {"id": f"d{i}", "title": t, "text": f"{t} is named here. John Keller lived in Omegna."}
+        for i, t in enumerate(titles)
+    ]
+    kb = store.create_kb("kb")
+    Compiler(kb).build(_write(tmp_path / "built.jsonl", [json.dumps(d) for d in docs]))
+    extra = {
+        "id": "x",
+        "title": "Villa Rossi",
+        "text": "Villa Rossi stands in Omegna. John Keller stayed at Villa Rossi by Lake Orta.",
+    }
+    reads = _GazetteerReads(kb)
+    kb.backend = reads  # type: ignore[assignment]
+    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    assert report.model_reads, report.model_fallback
+    words = [ents.fold(w) for w in re.findall(r"[\w'’.&-]+", f"{extra['title']} {extra['text']}")]
+    pairs = set(zip(words, words[1:], strict=False))
+    read = {e.key for bucket in reads.buckets for e in bucket}
+    assert {"john keller", "omegna", "lake orta"} <= read, read
+    for bucket in reads.buckets:
+        for e in bucket:
+            assert (e.toks[:2] in pairs) if len(e.toks) > 1 else e.toks[0] in words, e
 
 
 def test_adding_a_title_other_documents_name(store: Store, tmp_path: Path) -> None:

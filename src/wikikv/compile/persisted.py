@@ -61,7 +61,7 @@ from wikikv.compile.model import (
 )
 from wikikv.compile.schema import Schema
 from wikikv.compile.title_index import (
-    LazyBuckets,
+    StoredGazetteer,
     TitleDelta,
     full_records,
     prefetch,
@@ -371,7 +371,7 @@ def add_gazetteer(
 ) -> tuple[ents.Gazetteer, Titles] | None:
     """The entity detector's gazetteer for an add of documents (id, title, group, language):
     the stored buckets with the new titles' entries, read bucket by bucket as the detector asks
-    (:class:`~wikikv.compile.title_index.LazyBuckets`), and the stored title tables it was
+    (:class:`~wikikv.compile.title_index.StoredGazetteer`), and the stored title tables it was
     computed from (for :func:`add_documents`); None when the new titles change the tables in a
     way only a full computation says (the caller builds the gazetteer from every title)."""
 
@@ -384,7 +384,7 @@ def add_gazetteer(
     delta = TitleDelta(tables, rows, folder, read)
     if delta.reason:
         return None
-    return ents.Gazetteer(by_first=LazyBuckets(read, delta.gaz_out, delta.gaz_in)), tables
+    return StoredGazetteer(read, delta.gaz_out, delta.gaz_in), tables
 
 
 def load_meta(kb: KnowledgeBase) -> ModelMeta | None:

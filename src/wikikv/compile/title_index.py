@@ -11,7 +11,8 @@ entry depends on a few groups of titles, so the persisted model keeps those grou
 ``tb``     a folded base or head → the title keys it comes from (``q``: a qualifier's base)
 ``tc``     a declared name → the title keys whose own documents declare it
 ``ts``     a surname → the person title keys whose names end with it
-``gz``     a first word → the entity detector's gazetteer entries starting with it
+``gz``     a first word and a second (:func:`gaz_bucket`) → the entity detector's gazetteer
+           entries starting with them; a first word alone → its one-word entries
 ``ta``     a document → the title entity it is about
 ``tt``     a title key → its display name, kind and folder (:class:`TitleEntry`)
 ``tv``     a variant (or declared name) → the title key it leads to
@@ -27,12 +28,12 @@ the add's new tables are :class:`Overlay` s of its changes on them.
 :class:`TitleDelta` reads the groups of the new titles, and computes the entries of the tables
 they change exactly as the full computation would; the add then patches the stored tables and
 writes back the groups. The gazetteer the entity detector reads for the new documents is the
-stored one with the new titles' entries (:class:`LazyBuckets`), read bucket by bucket.
+stored one with the new titles' entries (:class:`StoredGazetteer`), read bucket by bucket.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
@@ -61,6 +62,15 @@ class GazEntry(msgspec.Struct, array_like=True, frozen=True):
     variant: str
     toks: tuple[str, ...]
     key: str
+
+
+def gaz_bucket(toks: tuple[str, ...]) -> str:
+    """The ``gz`` record an entry is stored in: its first two words (a tab between: a folded
+    word holds none), or its one word. The detector asks a position for the entries that can
+    match before the next word (:meth:`wikikv.text.entities.Gazetteer.candidates`), so an add
+    decodes only the buckets its text's word pairs name (a common first word's whole bucket
+    holds tens of thousands of entries at 36 copies)."""
+    return toks[0] if len(toks) == 1 else f"{toks[0]}\t{toks[1]}"
 
 
 def gaz_order(e: GazEntry) -> tuple[int, tuple[str, ...], str, str]:
@@ -306,9 +316,9 @@ def full_records(rows: Mapping[str, TitleRow], titles: Titles) -> Iterable[tuple
     for variant, key in pure_variants(titles).items():
         entry = gaz_entry(variant, key, titles.display)
         if entry is not None:
-            buckets[entry.toks[0]].append(entry)
-    for first, entries in buckets.items():
-        yield "gz", first, sorted(entries, key=gaz_order)
+            buckets[gaz_bucket(entry.toks)].append(entry)
+    for name, entries in buckets.items():
+        yield "gz", name, sorted(entries, key=gaz_order)
 
 
 def table_records(titles: Titles) -> Iterable[tuple[str, str, object]]:
@@ -345,7 +355,7 @@ class TitleDelta:
 
     ``changed`` holds every key whose entry of some table changed (display, kind, group,
     variant, blocked, short name); ``new`` is the patched tables; ``records`` the groups to
-    write back; ``gaz`` the gazetteer entries that went and came, by first word."""
+    write back; ``gaz_out`` / ``gaz_in`` the gazetteer entries that went and came."""
 
     def __init__(self, old: Titles, rows: Mapping[str, TitleRow], folder: bool, read: Read) -> None:
         self.old = old
@@ -565,65 +575,79 @@ class TitleDelta:
 
     def gaz_records(self) -> list[tuple[str, str, object]]:
         """The gazetteer buckets the new titles change, read and patched."""
-        firsts = sorted({e.toks[0] for e in [*self.gaz_out, *self.gaz_in]})
-        stored: dict[str, list[GazEntry]] = self.read("gz", firsts, list[GazEntry])
+        names = sorted({gaz_bucket(e.toks) for e in [*self.gaz_out, *self.gaz_in]})
+        stored: dict[str, list[GazEntry]] = self.read("gz", names, list[GazEntry])
         out: list[tuple[str, str, object]] = []
-        for first in firsts:
-            bucket = list(stored.get(first, []))
+        for name in names:
+            bucket = list(stored.get(name, []))
             for e in self.gaz_out:
-                if e.toks[0] == first:
+                if gaz_bucket(e.toks) == name:
                     bucket.remove(e)
-            bucket += [e for e in self.gaz_in if e.toks[0] == first]
-            out.append(("gz", first, sorted(bucket, key=gaz_order)))
+            bucket += [e for e in self.gaz_in if gaz_bucket(e.toks) == name]
+            out.append(("gz", name, sorted(bucket, key=gaz_order)))
         return out
 
 
-class LazyBuckets(dict[str, list[tuple[tuple[str, ...], str]]]):
-    """A gazetteer's ``by_first`` read from the ``gz`` records one first word at a time, with
-    the entries of titles not stored yet (``extra``) merged in, ordered as
-    :meth:`wikikv.text.entities.Gazetteer.finish` orders them."""
+_Entry = tuple[tuple[str, ...], str]
+
+
+class StoredGazetteer(ents.Gazetteer):
+    """The gazetteer of the ``gz`` records, read a bucket at a time as the detector asks for a
+    position's candidates, with the entries of titles not stored yet (``came``) merged in and
+    those they replace (``gone``) left out, ordered as
+    :meth:`wikikv.text.entities.Gazetteer.finish` orders them. ``decoded`` counts the stored
+    buckets read."""
 
     def __init__(
-        self,
-        read: Read,
-        gone: Iterable[GazEntry] = (),
-        came: Iterable[GazEntry] = (),
+        self, read: Read, gone: Iterable[GazEntry] = (), came: Iterable[GazEntry] = ()
     ) -> None:
         super().__init__()
         self._read = read
-        self._gone = Counter(gone)
-        self._came: dict[str, list[GazEntry]] = defaultdict(list)
+        self._changed: dict[str, tuple[set[GazEntry], list[GazEntry]]] = {}
+        for e in gone:
+            self._changed.setdefault(gaz_bucket(e.toks), (set(), []))[0].add(e)
         for e in came:
-            self._came[e.toks[0]].append(e)
+            self._changed.setdefault(gaz_bucket(e.toks), (set(), []))[1].append(e)
+        self._buckets: dict[str, list[_Entry]] = {}
+        self.decoded = 0
 
-    def _load(self, first: str) -> list[tuple[tuple[str, ...], str]]:
-        stored: list[GazEntry] = self._read("gz", [first], list[GazEntry]).get(first, [])
-        came = self._came.get(first)
-        if came or self._gone:
-            entries = [e for e in stored if e not in self._gone] + (came or [])
-            stored = sorted(entries, key=gaz_order)
-        # stored in the detector's order (gaz_order): the same (name, key) of two variants are
-        # neighbours
-        bucket: list[tuple[tuple[str, ...], str]] = []
-        last: tuple[tuple[str, ...], str] | None = None
-        for e in stored:
-            pair = (e.toks, e.key)
-            if pair != last:
-                bucket.append(pair)
-                last = pair
-        super().__setitem__(first, bucket)
-        return bucket
+    def prefetch(self, toks: list[tuple[str, int, int]], folded: list[str]) -> None:
+        positions = ents.gazetteer_positions(toks, folded)
+        names = {first for first, _ in positions}
+        names |= {f"{first}\t{second}" for first, second in positions if second is not None}
+        self._load(names - self._buckets.keys())
 
-    def get(self, first: str, default: object = None) -> object:  # type: ignore[override]
-        if not super().__contains__(first):
-            self._load(first)
-        bucket = super().__getitem__(first)
-        return bucket if bucket else default
+    def _load(self, names: Iterable[str]) -> None:
+        need = sorted(names)
+        if not need:
+            return
+        found: dict[str, list[GazEntry]] = self._read("gz", need, list[GazEntry])
+        self.decoded += len(found)
+        for name in need:
+            stored = found.get(name, [])
+            change = self._changed.get(name)
+            if change is not None:
+                gone, came = change
+                stored = sorted([e for e in stored if e not in gone] + came, key=gaz_order)
+            # in the detector's order (gaz_order): the same (name, key) of two variants are
+            # neighbours
+            bucket: list[_Entry] = []
+            last: _Entry | None = None
+            for e in stored:
+                pair = (e.toks, e.key)
+                if pair != last:
+                    bucket.append(pair)
+                    last = pair
+            self._buckets[name] = bucket
 
-    def __getitem__(self, first: str) -> list[tuple[tuple[str, ...], str]]:
-        if not super().__contains__(first):
-            self._load(first)
-        return super().__getitem__(first)
+    def _bucket(self, name: str) -> list[_Entry]:
+        if name not in self._buckets:
+            self._load([name])
+        return self._buckets[name]
 
-    def __contains__(self, first: object) -> bool:
-        return isinstance(first, str) and bool(self[first])
+    def candidates(self, first: str, second: str | None) -> Iterable[_Entry]:
+        singles = self._bucket(first)
+        if second is None:
+            return singles
+        more = self._bucket(f"{first}\t{second}")
+        return more + singles if more and singles else more or singles

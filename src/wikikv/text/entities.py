@@ -295,6 +295,11 @@ class Gazetteer:
         self._by_second.clear()
         return self
 
+    def prefetch(self, toks: list[tuple[str, int, int]], folded: list[str]) -> None:
+        """Told the words of a text before :func:`english_mentions` scans it: a gazetteer read
+        from the store reads the buckets of its :func:`gazetteer_positions` at once (this one
+        holds them all)."""
+
     def candidates(self, first: str, second: str | None) -> Iterable[_Entry]:
         """The entries of ``first``'s bucket, in its order, that can match before a word
         ``second`` (None: the text ends): one-word entries and those whose second word it is.
@@ -411,6 +416,7 @@ def english_mentions(
     i = 0
     hint = 0
     n = len(toks)
+    gaz.prefetch(toks, folded)
     while i < n:
         word, start, _ = toks[i]
         if not (word[0].isupper() or word[0].isdigit()):
@@ -598,7 +604,18 @@ def _own_subject(
 
 def _single_titles(gaz: Gazetteer, key: str) -> list[str]:
     """The entity a one-word gazetteer spelling ``key`` names (a title like "Toto"), if any."""
-    return [k for seq, k in gaz.by_first.get(key, ()) if seq == (key,)][:1]
+    return [k for seq, k in gaz.candidates(key, None) if seq == (key,)][:1]
+
+
+def gazetteer_positions(
+    toks: list[tuple[str, int, int]], folded: list[str]
+) -> set[tuple[str, str | None]]:
+    """The (word, next word) of each position :func:`english_mentions` may ask the gazetteer's
+    candidates for: a capitalised word or a number, and the word after an honorific."""
+    n = len(toks)
+    at = [i for i, t in enumerate(toks) if t[0][0].isupper() or t[0][0].isdigit()]
+    at += [i + 1 for i in at if i + 1 < n and toks[i][0].rstrip(".").lower() in HONORIFICS]
+    return {(folded[i], folded[i + 1] if i + 1 < n else None) for i in at}
 
 
 def _match_gazetteer(
