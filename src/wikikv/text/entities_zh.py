@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from wikikv.text import entities_zh_common as common_words
+from wikikv.text import entities_zh_completed as completed
 from wikikv.text import entities_zh_pieces as pieces
 from wikikv.text import entities_zh_reader as reader
 from wikikv.text.digest import Sentence
@@ -365,6 +366,8 @@ def chinese_mentions(
             )
         )
     out.sort(key=lambda m: (m.start, m.end))
+    if known is not None:
+        out = completed.complete_names(out, text, tokens_at, known)  # 陶孟|和, 邢子|才
     return _declared_same(text, sentences, out, title)
 
 
