@@ -1,5 +1,6 @@
 """Reader pass of 2026-11-27 (late morning), Chinese side: names the tagger cut one character
-short — each on a small text written here."""
+short, a dynasty glued to a surname, kinds of land, a writing that 'says' — each on a small text
+written here."""
 
 from __future__ import annotations
 
@@ -55,3 +56,27 @@ def test_a_name_followed_by_and_then_by_no_second_member_ends_in_and() -> None:
         tokens[at] = (word, flag)
         at += len(word)
     assert not completed.ends_in_and("张三", text, tokens)
+
+
+def test_a_dynasty_glued_to_a_surname_is_no_name() -> None:
+    # 宋庄|季裕: 'Zhuang Jiyu of the Song', jieba's 宋庄 (nr) before 季裕 (nr)
+    assert "宋庄" not in keys(
+        "近来却另有一部了，是商务印书馆印的《鸡肋编》，宋庄季裕著，每本只要五角。"
+    )
+    assert "宋庄" not in keys("说起。\n\u3000\u3000宋庄季裕《鸡肋编》中云：“浙人以鸭儿为大讳。”")
+
+
+def test_two_kinds_of_land_make_no_place() -> None:
+    # 山水 'landscape' is jieba's ns
+    text = "老屋离我愈远了；故乡的山水也都渐渐远离了我。歌咏山水花草的美丽。"
+    assert "山水" not in keys(text)
+
+
+def test_a_writing_that_says_is_no_person() -> None:
+    # 原文说 'the original says', eight times a text about translating
+    text = (
+        "乃是原文原是易解的缘故。简直比原文还难读。或者取一本原文，比照了日译本来直译。"
+        "因为对于原文太不忠实。保存了原文的一些语法结构。这段话的原文如下：“无产。”"
+        "《文学是有阶级性的吗？》，原文说：“好的作品。”《文学与革命》，原文说：“文艺是武器。”"
+    )
+    assert "原文" not in keys(text)

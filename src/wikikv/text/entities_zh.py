@@ -565,9 +565,10 @@ def _piece_or_phrase(
     word: str, text: str, known: dict[str, str], tokens_at: dict[int, tuple[str, str]]
 ) -> bool:
     """A person's name that is the head of a longer name, a dynasty and a reign used as a date,
-    or 'A not A' (:mod:`wikikv.text.entities_zh_pieces`)."""
+    a dynasty glued to a surname, or 'A not A' (:mod:`wikikv.text.entities_zh_pieces`)."""
     return (
         pieces.a_not_a(word)
+        or pieces.dynasty_before_name(word, text, tokens_at, known)
         or pieces.glued_head(word, text, tokens_at, known, _TRANSLIT)
         or pieces.reign_era(word, text, known)
     )
@@ -789,6 +790,8 @@ _GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")
 _NOT_A_PLACE_HEAD = frozenset("诸各列古外本敌某该此邻全满上下回进出入赴离往")
 _REALM = _GENERIC_PLACE | frozenset("国京屯邦")
 _LOCATIVE = frozenset("前中后边旁口里内外上下")
+# Kinds of land and water: two of them make a common noun (山水, 江山, 山川), never one place.
+_TERRAIN = frozenset("山水江河湖海川林田野岭峰谷泉溪")
 
 
 # Endings of a local office: every town has its 教育局 and 警察厅, so a dictionary noun that ends
@@ -840,6 +843,8 @@ def _not_a_name(
         return True  # 'in the deep mountains': a noun and a locative
     if kind == "place" and len(word) == 2 and word[0] in _NOT_A_PLACE_HEAD and word[1] in _REALM:
         return True  # 全屯 'the whole village', which a story may say again and again
+    if kind == "place" and len(word) == 2 and all(ch in _TERRAIN for ch in word):
+        return True  # 山水 'landscape', 江山, 山川: kinds of land, though jieba tags some ns
     by_ending = kind in ("org", "place") and reader.kind_by_suffix(word) is not None
     return by_ending and common_words.cut_on_left(word, text, known, freq)
 

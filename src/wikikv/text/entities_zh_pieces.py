@@ -68,6 +68,23 @@ def reign_era(word: str, text: str, known: dict[str, str]) -> bool:
     return total > 0 and dated * 2 >= total
 
 
+def dynasty_before_name(
+    word: str, text: str, tokens_at: dict[int, tuple[str, str]], known: dict[str, str]
+) -> bool:
+    """Whether ``word`` is a dynasty and a surname the tagger took for one name (宋庄 of "宋庄季裕
+    著", 'Zhuang Jiyu of the Song'): two characters the dictionary does not hold, the first a
+    dynasty's, followed by a name the tagger guessed (季裕) in half of its occurrences or more.
+    The name a reader knows is the surname and what follows, never the dynasty's piece."""
+    if len(word) != 2 or word[0] not in _DYNASTIES or word in known:
+        return False
+    total = glued = 0
+    for _, end in common_words.occurrences(word, text):
+        total += 1
+        nxt = tokens_at.get(end)
+        glued += nxt is not None and nxt[1] in _NAME_TAGS and nxt[0] not in known
+    return total > 0 and glued * 2 >= total
+
+
 def a_not_a(word: str) -> bool:
     """'A not A' (似通非通 'half literate', 不三不四 is four): a phrase, whatever its tag."""
     return len(word) == 3 and word[0] == word[2] and word[1] in "非不没未"

@@ -237,6 +237,9 @@ _GLUE = frozenset("连于为被让给使把将向对从他她伊我你们的了�
 _HAN_RUN = re.compile(r"[\u3400-\u9fffA-ZＡ-Ｚ]+")
 _DICT_COMMON_FREQ = 50
 _DICT_VERY_COMMON = 5000
+# The last character of a common noun for a piece of writing (原文, 来信, 报告书), which 'says'
+# what it reads ("原文说：…") as a person says what they think.
+_WRITING = frozenset("文书信报稿函")
 MIN_CENTRAL = 3
 
 
@@ -975,6 +978,8 @@ def central_names(
                 continue
             if tag == "n" and freq.get(w, 0) >= _DICT_VERY_COMMON:
                 continue  # 书记, 声音: words everyone uses, whatever a story makes them do
+            if tag == "n" and w[-1] in _WRITING:
+                continue  # 原文说 'the original says': a writing speaks what it reads
             if (
                 tag is not None
                 and tag.startswith("nr")
