@@ -1,6 +1,6 @@
 """Reader pass of 2026-11-27 (late morning), Chinese side: names the tagger cut one character
-short, a dynasty glued to a surname, kinds of land, a writing that 'says' — each on a small text
-written here."""
+short, a dynasty glued to a surname, kinds of land, a writing that 'says', and a question mark
+in brackets — each on a small text written here."""
 
 from __future__ import annotations
 
@@ -80,3 +80,14 @@ def test_a_writing_that_says_is_no_person() -> None:
         "《文学是有阶级性的吗？》，原文说：“好的作品。”《文学与革命》，原文说：“文艺是武器。”"
     )
     assert "原文" not in keys(text)
+
+
+def test_a_question_mark_in_brackets_ends_no_sentence() -> None:
+    text = "邢子才（４９６—？），名邵，河间人。陈源教授的许多（？）书出现。他真的来了？我不信。"
+    found = [s.text for s in dg.split_sentences(text, "zh")]
+    assert found == [
+        "邢子才（４９６—？），名邵，河间人。",
+        "陈源教授的许多（？）书出现。",
+        "他真的来了？",
+        "我不信。",
+    ]

@@ -57,10 +57,23 @@ def _spans_en(text: str, base: int) -> list[tuple[int, int]]:
     return out
 
 
+def _bracketed_query(text: str, m: re.Match[str]) -> bool:
+    """A question or exclamation mark that closes a bracket it stands in ends no sentence: the
+    writer's doubt ("许多（？）书", "（文艺？）") or a year not known ("邢子才（４９６—？），名邵")."""
+    mark = m.group()
+    if mark.rstrip("）)") == mark or any(ch in mark for ch in "。…"):
+        return False
+    return text.rfind("（", 0, m.start()) > text.rfind("）", 0, m.start()) or text.rfind(
+        "(", 0, m.start()
+    ) > text.rfind(")", 0, m.start())
+
+
 def _spans_zh(text: str, base: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     pos = 0
     for m in _ZH_BOUNDARY.finditer(text):
+        if _bracketed_query(text, m):
+            continue
         out.append((base + pos, base + m.end()))
         pos = m.end()
     if pos < len(text):
