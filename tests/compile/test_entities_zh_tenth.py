@@ -91,3 +91,15 @@ def test_a_question_mark_in_brackets_ends_no_sentence() -> None:
         "他真的来了？",
         "我不信。",
     ]
+
+
+def test_a_verb_and_the_head_of_a_word_is_no_name() -> None:
+    # 讲|公道话 'speak up for fairness', four times: 公 ends names (鲁哀公), not here
+    text = (
+        "他们就出来讲公道话，倒不在乎有没有酒喝。七大人是最爱讲公道话的，你们也知道。"
+        "我要细细地对七大人说，他会讲公道话的。知书识理的人是专替人家讲公道话的。"
+    )
+    assert "讲公" not in keys(text)
+    # a name whose head is a verb is followed by varied characters (爱姑 of 离婚)
+    text = "爱姑的父亲来了。爱姑说。爱姑笑了起来。爱姑在船上坐着。"
+    assert "爱姑" in keys(text)

@@ -899,8 +899,11 @@ def _cut_name(word: str, text: str, known: dict[str, str], freq: dict[str, int])
     """A person-shaped word no dictionary holds whose first character makes a word in general
     use with the one before it in half of its occurrences (脚|步声, 'footsteps'): the tail of a
     longer word (:func:`common_words.cut_on_left`); or a piece of a longer word in half of them
-    (曾|游行, 唯物|史观: :func:`common_words.cut_word`). A name with a person's ending is whole."""
-    if reader.kind_by_suffix(word) is not None or word.startswith(("阿", "小", "老")):
+    (曾|游行, 唯物|史观: :func:`common_words.cut_word`). A name with a person's ending is whole
+    unless it is a verb and the head of a word (讲|公道话: :func:`pieces.verb_and_word_head`)."""
+    if reader.kind_by_suffix(word) is not None:
+        return pieces.verb_and_word_head(word, text, known, freq)  # 讲|公道话
+    if word.startswith(("阿", "小", "老")):
         return False
     return common_words.cut_on_left(word, text, known, freq) or common_words.cut_word(
         word, text, known, freq

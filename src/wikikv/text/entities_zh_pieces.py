@@ -85,6 +85,21 @@ def dynasty_before_name(
     return total > 0 and glued * 2 >= total
 
 
+def verb_and_word_head(word: str, text: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """Whether ``word`` is a verb the dictionary holds and one character that, in every
+    occurrence, makes a word in general use with the next (讲|公道话 'speak up for fairness':
+    公 ends names like 鲁哀公, but here it is the head of 公道). Names whose head is a verb
+    (爱姑, 招儿, 通伯) are followed by varied characters."""
+    if len(word) < 2 or not known.get(word[:-1], "").startswith("v"):
+        return False
+    total = cut = 0
+    for _, end in common_words.occurrences(word, text):
+        total += 1
+        after = text[end : end + 1]
+        cut += "\u4e00" <= after <= "\u9fff" and freq.get(word[-1] + after, 0) >= _COMMON_FREQ
+    return total > 0 and cut == total
+
+
 def a_not_a(word: str) -> bool:
     """'A not A' (似通非通 'half literate', 不三不四 is four): a phrase, whatever its tag."""
     return len(word) == 3 and word[0] == word[2] and word[1] in "非不没未"
