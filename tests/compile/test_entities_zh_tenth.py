@@ -103,3 +103,13 @@ def test_a_verb_and_the_head_of_a_word_is_no_name() -> None:
     # a name whose head is a verb is followed by varied characters (爱姑 of 离婚)
     text = "爱姑的父亲来了。爱姑说。爱姑笑了起来。爱姑在船上坐着。"
     assert "爱姑" in keys(text)
+
+
+def test_a_reign_a_note_gives_years_is_no_person() -> None:
+    # 正始 (240-249): the years read as a lifespan, the note says they are a reign's
+    text = (
+        "他们都是生于正始的，所以又名曰“正始名士”。正始名士服药，竹林名士饮酒。"
+        "正始名士和竹林名士的精神灭后，敢于师心使气的作家也没有了。正始初，曹爽辅政。"
+        "王辅嗣为正始名士。按正始（240-249），魏废帝齐王曹芳的年号。王思，正始中为大司农。"
+    )
+    assert "正始" not in keys(text)

@@ -484,6 +484,16 @@ def glossed_term(word: str, text: str) -> bool:
 _KIND_NOTE_TAIL = re.compile(r"(?m)" + _NOTE_END + r"[\s\u3000：:，,]*([^。\n]{0,80})")
 
 
+# Years in brackets that the same clause calls a reign's: "正始（240-249），魏废帝齐王曹芳的年号".
+_REIGN_NOTE = r"[（(][^（()）\n]{0,20}?[0-9０-９]{2,4}[^（()）\n]{0,20}[）)][^。\n]{0,30}年号"
+
+
+def noted_as_reign(word: str, text: str) -> bool:
+    """Whether a note of ``text`` gives ``word`` years and calls it a reign (年号): a date
+    ("正始初", "正始名士"), though the years look like a lifespan."""
+    return re.search(re.escape(word) + _REIGN_NOTE, text) is not None
+
+
 def noted_as_kind(word: str, text: str) -> bool:
     """Whether a note of ``text`` explains ``word`` as a kind of thing: its first sentence says
     it is 一种… ("宁式床：浙江宁波一带制作的一种比较讲究的床") or ends with the word's last character
@@ -947,6 +957,8 @@ def central_names(
             continue  # 永平元年's 平元年: a year, not a name
         if not person_suffix and (used_as_predicate(w, text) or glossed_term(w, text)):
             continue  # 仇猫 'hating cats' (我是仇猫的), 象牙塔 (a note: 用以比喻…): no names
+        if noted_as_reign(w, text):
+            continue  # 正始（240-249）…的年号: a reign, whose years are no lifespan
         if name_shape(w, surnames) == "person" and noted_as_kind(w, text):
             continue  # 宁式床: a note says it is a kind of bed, and a person is no kind
         if role_word(w, text, dictionary, freq) or any(
