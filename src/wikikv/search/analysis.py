@@ -92,6 +92,10 @@ class DocEntry(msgspec.Struct):
     lens: list[int] = msgspec.field(default_factory=lambda: [0] * NFIELDS)
     terms: list[str] = msgspec.field(default_factory=list)
     digest: str = ""
+    # what the doc's postings hold (terms, counts, lengths): a page re-rendered with other text
+    # but the same postings (its related pages reordered, a link's target moved) rewrites its
+    # entry and no posting block (empty in an index written before it existed)
+    postings: bytes = msgspec.field(default=b"", name="pd")
 
 
 def is_dir_entry(entry: DocEntry) -> bool:
@@ -317,8 +321,20 @@ def split_fields(f: Fields) -> Split:
         vocab = sorted(
             {t for t in short[NAME] + short[ALIAS] if _indexable(t) and fuzzy_eligible(t)}
         )
-    entry = DocEntry(f.path, title, f.summary, f.kind, lens, sorted([*tfs, *body]), f.digest)
+    terms = sorted([*tfs, *body])
+    entry = DocEntry(
+        f.path, title, f.summary, f.kind, lens, terms, f.digest, postings_digest(tfs, body, lens)
+    )
     return Split(doc_ref(f.path), entry, tfs, body, vocab)
+
+
+def postings_digest(
+    tfs: Mapping[str, list[int]], body: Mapping[str, int], lens: list[int]
+) -> bytes:
+    """A digest of a doc's postings: its terms, their counts per field and the field lengths
+    (the sorts and the encoding run in C)."""
+    data = _enc.encode((lens, sorted(tfs.items()), sorted(body.items())))
+    return hashlib.blake2b(data, digest_size=12).digest()
 
 
 def analyze_fields(f: Fields) -> Analyzed:

@@ -68,7 +68,7 @@ import threading
 import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -490,6 +490,18 @@ def _neighbourhoods_stored(backend: Backend, ik: IndexKeys, words: Iterable[str]
     return out
 
 
+def _same_postings(removed: Mapping[bytes, DocEntry], added: Sequence[Packed]) -> set[bytes]:
+    """The re-indexed docs whose postings are what is stored (:attr:`DocEntry.postings`): only
+    their entries are written."""
+    return {
+        doc.ref
+        for doc in added
+        if (old := removed.get(doc.ref)) is not None
+        and old.postings
+        and old.postings == doc.entry.postings
+    }
+
+
 def _apply(
     kb: KnowledgeBase,
     removed: dict[bytes, DocEntry],
@@ -500,11 +512,12 @@ def _apply(
     """Replace the postings of the docs in ``removed`` (old entries) by those of ``added``, and
     adjust the stats; one read of every touched block, then conditional writes."""
     backend, ik = kb.backend, IndexKeys(kb.name)
-    fresh = _blocks(ik, added)
     ops: list[Op]
     groups: list[list[Op]] = []
     markers: dict[bytes, set[bytes]] = {}
+    same: set[bytes] = set()
     if not removed and _index_empty(backend, ik):
+        fresh = _blocks(ik, added)
         # A first build: every block is new, so nothing is read back and nothing filtered (the
         # writes still expect ABSENT, so a concurrent writer is caught). Put is a NamedTuple;
         # tuple.__new__ skips its Python-level constructor (one per block: ~750k for Lu Xun).
@@ -520,11 +533,14 @@ def _apply(
     else:
         markers = _in_flight(backend, ik)
         flying = set().union(*markers.values())
-        ops = _merge(backend, ik, removed, added, fresh, flying, groups)
-    ops.extend(_variant_ops(ik, _vocabulary(added)))
+        same = _same_postings(removed, added)
+        removed = {ref: e for ref, e in removed.items() if ref not in same}
+        moved = [d for d in added if d.ref not in same]
+        ops = _merge(backend, ik, removed, moved, _blocks(ik, moved), flying, groups)
+    ops.extend(_variant_ops(ik, _vocabulary([d for d in added if d.ref not in same])))
     ops.extend(extra)
     added_refs = {d.ref for d in added}
-    new_refs = sorted(added_refs.difference(removed))
+    new_refs = sorted(added_refs.difference(removed, same))
     marker = ik.in_flight(os.urandom(8)) if new_refs else None
     if marker is not None:
         # In the first batch, so a block can hold a new doc's postings only while it is listed.
@@ -544,7 +560,8 @@ def _apply(
     for entry in removed.values():
         stats.count(entry, -1)
     for doc in added:
-        stats.count(doc.entry, 1)
+        if doc.ref not in same:  # the same lengths: counted as they were
+            stats.count(doc.entry, 1)
     stats.n, stats.dirs = max(stats.n, 0), max(stats.dirs, 0)
     stats.total = [max(t, 0) for t in stats.total]
     stats.dir_total = [max(t, 0) for t in stats.dir_total]
