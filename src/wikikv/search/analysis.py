@@ -96,6 +96,10 @@ class DocEntry(msgspec.Struct):
     # but the same postings (its related pages reordered, a link's target moved) rewrites its
     # entry and no posting block (empty in an index written before it existed)
     postings: bytes = msgspec.field(default=b"", name="pd")
+    # a long page's counts per field of each term (:data:`TF`, in ``terms`` order): a write of
+    # it whose field lengths are the same rewrites the blocks of the terms whose counts changed
+    # (a much-named entity's page: 2,400 terms, of which an add changes a few)
+    counts: bytes = msgspec.field(default=b"", name="tf")
 
 
 def is_dir_entry(entry: DocEntry) -> bool:
@@ -325,7 +329,23 @@ def split_fields(f: Fields) -> Split:
     entry = DocEntry(
         f.path, title, f.summary, f.kind, lens, terms, f.digest, postings_digest(tfs, body, lens)
     )
+    if len(terms) >= COUNTED_TERMS:
+        only_body, pack_tf = [0] * (NFIELDS - 1), TF.pack
+        entry.counts = b"".join(
+            pack_tf(*tfs[t]) if t in tfs else pack_tf(*only_body, body[t]) for t in terms
+        )
     return Split(doc_ref(f.path), entry, tfs, body, vocab)
+
+
+COUNTED_TERMS = 512  # a page with this many terms keeps its counts (DocEntry.counts)
+
+
+def term_counts_of(entry: DocEntry) -> dict[str, bytes] | None:
+    """A long page's packed counts per term (None for a page that does not keep them)."""
+    if not entry.counts:
+        return None
+    size, c = TF.size, entry.counts
+    return {t: c[i * size : (i + 1) * size] for i, t in enumerate(entry.terms)}
 
 
 def postings_digest(

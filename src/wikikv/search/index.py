@@ -106,6 +106,7 @@ from wikikv.search.analysis import (
     fields_of,
     new_generation,
     packed,
+    term_counts_of,
     without,
 )
 from wikikv.search.staging import StagedRun, Stager, analyse_run, named_blocks, run_of
@@ -295,18 +296,27 @@ def _merge(
     fresh: dict[bytes, bytearray],
     flying: set[bytes],
     groups: list[list[Op]],
+    partial: Mapping[bytes, Sequence[str]] = {},
 ) -> list[Op]:
     """Block writes for an index that has content: read every touched block once (of a block in
     parts, the parts holding a posting of a doc written or dropped), drop the postings of
     re-indexed and removed docs (and of added docs in ``flying``), append the new ones. A block
     that grows past :data:`SPLIT_BYTES` is replaced by its parts: that goes to ``groups``, ops
-    committed in one batch."""
+    committed in one batch. A doc in ``partial`` (ref → the terms whose postings change) loses
+    its postings from those terms' blocks alone."""
     touched = set(fresh)
     term_of: dict[bytes, str] = {}  # the blocks of removed postings, and their terms
     for ref, entry in removed.items():
         bb = _BUCKET_BYTE[bucket_of(ref)]
         for term in entry.terms:
             term_of[ik.term_prefix(term) + bb] = term
+    exact: dict[bytes, set[bytes]] = {}  # block → the partial docs whose posting leaves it
+    for ref, terms in partial.items():
+        bb = _BUCKET_BYTE[bucket_of(ref)]
+        for term in terms:
+            key = ik.term_prefix(term) + bb
+            term_of[key] = term
+            exact.setdefault(key, set()).add(ref)
     touched.update(term_of)
     keys = sorted(touched)
     items: list[Item | None] = []
@@ -322,7 +332,7 @@ def _merge(
     emptied: set[bytes] = set()
     split: list[bytes] = []
     for key, item in zip(keys, items, strict=True):
-        here = by_bucket.get(key[-1:])  # a block key ends with its bucket byte
+        here = _leaving(by_bucket, exact, key)
         if item is None and _has_parts(backend, key):
             split.append(key)
             continue
@@ -342,10 +352,21 @@ def _merge(
         elif item is not None:
             ops.append(Delete(key, item.version))
             emptied.add(key)
-    ops += _merge_parts(backend, split, by_bucket, fresh, emptied)
+    ops += _merge_parts(backend, split, by_bucket, exact, fresh, emptied)
     return ops + _vocabulary_gone(
         backend, ik, {term_of[k] for k in emptied if k in term_of}, emptied
     )
+
+
+def _leaving(
+    by_bucket: Mapping[bytes, set[bytes]], exact: Mapping[bytes, set[bytes]], key: bytes
+) -> set[bytes]:
+    """The docs whose postings leave the block ``key``: every doc re-indexed whole in its bucket
+    (a block key ends with its bucket byte), and the partial ones whose posting there changes."""
+    whole, only = by_bucket.get(key[-1:]), exact.get(key)
+    if only is None:
+        return whole or set()
+    return only if whole is None else whole | only
 
 
 def _has_parts(backend: Backend, key: bytes) -> bool:
@@ -357,6 +378,7 @@ def _merge_parts(
     backend: Backend,
     blocks: list[bytes],
     by_bucket: dict[bytes, set[bytes]],
+    exact: dict[bytes, set[bytes]],
     fresh: dict[bytes, bytearray],
     emptied: set[bytes],
 ) -> list[Op]:
@@ -367,7 +389,7 @@ def _merge_parts(
     for key in blocks:
         new = fresh.pop(key, None)
         news[key] = _by_part(new) if new is not None else {}
-        parts = set(news[key]) | {_part(r) for r in by_bucket.get(key[-1:], ())}
+        parts = set(news[key]) | {_part(r) for r in _leaving(by_bucket, exact, key)}
         want += [key + p for p in sorted(parts)]
     items: list[Item | None] = []
     for i in range(0, len(want), BATCH_OPS):
@@ -376,7 +398,7 @@ def _merge_parts(
     deleted: dict[bytes, set[bytes]] = {}
     for pkey, item in zip(want, items, strict=True):
         key, part = pkey[:-1], pkey[-1:]
-        here = {r for r in by_bucket.get(key[-1:], ()) if _part(r) == part}
+        here = {r for r in _leaving(by_bucket, exact, key) if _part(r) == part}
         value: bytes | bytearray = b""
         if item is not None:
             value = without(item.value, here) if here else item.value
@@ -502,6 +524,36 @@ def _same_postings(removed: Mapping[bytes, DocEntry], added: Sequence[Packed]) -
     }
 
 
+def _changed_terms(
+    removed: Mapping[bytes, DocEntry], added: Sequence[Packed], flying: set[bytes]
+) -> dict[bytes, list[str]]:
+    """The re-indexed long docs (:attr:`DocEntry.counts`) whose field lengths are as stored, so
+    that only the postings of the terms whose counts changed (or that came or went) differ:
+    ref → those terms. Not a doc an interrupted write may have left postings of (``flying``),
+    nor one whose postings are all the same (:func:`_same_postings`)."""
+    out: dict[bytes, list[str]] = {}
+    for doc in added:
+        old = removed.get(doc.ref)
+        if old is None or doc.ref in flying or old.lens != doc.entry.lens:
+            continue
+        was, now = term_counts_of(old), term_counts_of(doc.entry)
+        if was is None or now is None:
+            continue
+        changed = sorted(t for t in was.keys() | now.keys() if was.get(t) != now.get(t))
+        if changed:
+            out[doc.ref] = changed
+    return out
+
+
+def _only(doc: Packed, terms: Sequence[str]) -> Packed:
+    """``doc`` with the postings of those of ``terms`` it has (for :func:`_blocks`)."""
+    at = {t: i for i, t in enumerate(doc.entry.terms)}
+    keep = [t for t in terms if t in at]
+    size = POSTING.size
+    blob = b"".join(doc.postings[at[t] * size : (at[t] + 1) * size] for t in keep)
+    return Packed(doc.ref, msgspec.structs.replace(doc.entry, terms=keep), blob, doc.vocab)
+
+
 def _apply(
     kb: KnowledgeBase,
     removed: dict[bytes, DocEntry],
@@ -516,6 +568,8 @@ def _apply(
     groups: list[list[Op]] = []
     markers: dict[bytes, set[bytes]] = {}
     same: set[bytes] = set()
+    partial: dict[bytes, list[str]] = {}
+    whole = removed
     if not removed and _index_empty(backend, ik):
         fresh = _blocks(ik, added)
         # A first build: every block is new, so nothing is read back and nothing filtered (the
@@ -534,13 +588,16 @@ def _apply(
         markers = _in_flight(backend, ik)
         flying = set().union(*markers.values())
         same = _same_postings(removed, added)
-        removed = {ref: e for ref, e in removed.items() if ref not in same}
-        moved = [d for d in added if d.ref not in same]
-        ops = _merge(backend, ik, removed, moved, _blocks(ik, moved), flying, groups)
+        partial = _changed_terms(removed, added, flying)
+        whole = {ref: e for ref, e in removed.items() if ref not in same and ref not in partial}
+        moved = [_only(d, partial[d.ref]) if d.ref in partial else d for d in added]
+        moved = [d for d in moved if d.ref not in same]
+        ops = _merge(backend, ik, whole, moved, _blocks(ik, moved), flying, groups, partial)
     ops.extend(_variant_ops(ik, _vocabulary([d for d in added if d.ref not in same])))
     ops.extend(extra)
     added_refs = {d.ref for d in added}
-    new_refs = sorted(added_refs.difference(removed, same))
+    # a partial write is listed too: the next write of a doc it left half done rewrites it whole
+    new_refs = sorted(added_refs.difference(whole, same))
     marker = ik.in_flight(os.urandom(8)) if new_refs else None
     if marker is not None:
         # In the first batch, so a block can hold a new doc's postings only while it is listed.
@@ -557,10 +614,10 @@ def _apply(
         for doc in added
     )
     version, stats = read_stats(backend, ik)
-    for entry in removed.values():
+    for entry in whole.values():
         stats.count(entry, -1)
     for doc in added:
-        if doc.ref not in same:  # the same lengths: counted as they were
+        if doc.ref not in same and doc.ref not in partial:  # the same lengths: counted already
             stats.count(doc.entry, 1)
     stats.n, stats.dirs = max(stats.n, 0), max(stats.dirs, 0)
     stats.total = [max(t, 0) for t in stats.total]
