@@ -27,7 +27,10 @@ A doc ref is the 8-byte BLAKE2b of the page path; its top bits choose one of ``B
 blocks per term. Re-indexing a page therefore rewrites one block per distinct term of the page
 (old and new), its doc entry and the stats key — a bound set by the page, never by the corpus —
 while reading a term is one short range scan. A posting is fixed width: doc ref, term frequency
-per field, field lengths (so BM25F length normalisation needs no extra read).
+per field, field lengths (so BM25F length normalisation needs no extra read). Fewer when the
+stored entry says what the blocks hold: a page whose postings are the same (the entry's digest
+of them) rewrites its entry alone, and a long page (its entry keeps its counts per term) whose
+field lengths are the same rewrites the blocks of the terms whose counts changed.
 
 Every write bumps the stats generation (a random 63-bit number, so two stores in one process
 never share one); the in-process read caches are keyed by it and so never serve a stale entry.
