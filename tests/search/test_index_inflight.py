@@ -29,6 +29,25 @@ def _flush(kb: KnowledgeBase, pages: list[FileRecord]) -> None:
         writer.add_all(pages)
 
 
+def killed_before_entries(
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch, write: Callable[[], object]
+) -> None:
+    """Run ``write``, killed after its posting blocks are committed and before its doc entries
+    and stats (they are committed together, last)."""
+    real = kb.commit
+    stats_key = IndexKeys(kb.name).stats
+
+    def crash_at_entries(ops: list[Op]) -> object:
+        if any(op.key == stats_key for op in ops):
+            raise SimulatedCrash("killed after the blocks, before the doc entries")
+        return real(ops)
+
+    monkeypatch.setattr(kb, "commit", crash_at_entries)
+    with pytest.raises(SimulatedCrash):
+        write()
+    monkeypatch.setattr(kb, "commit", real)
+
+
 def _markers(kb: KnowledgeBase) -> list[bytes]:
     start, end = IndexKeys(kb.name).in_flight_range()
     return [k for k, _ in kb.backend.scan(start, end)]
@@ -61,18 +80,7 @@ def test_an_interrupted_write_is_repaired_by_the_next(
     _flush(clean, first)
     _flush(clean, second)
     _flush(kb, first)
-    real = kb.commit
-    stats_key = IndexKeys(kb.name).stats
-
-    def crash_at_entries(ops: list[Op]) -> object:
-        if any(op.key == stats_key for op in ops):
-            raise SimulatedCrash("killed after the blocks, before the doc entries")
-        return real(ops)
-
-    monkeypatch.setattr(kb, "commit", crash_at_entries)
-    with pytest.raises(SimulatedCrash):
-        _flush(kb, second)
-    monkeypatch.setattr(kb, "commit", real)
+    killed_before_entries(kb, monkeypatch, lambda: _flush(kb, second))
     assert len(_markers(kb)) == 1  # the new docs are listed as in flight
     _flush(kb, second)  # the rerun adds the same pages again
     assert _markers(kb) == []

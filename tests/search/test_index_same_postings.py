@@ -8,16 +8,15 @@ from collections.abc import Callable
 
 import pytest
 
-from wikikv.errors import SimulatedCrash
 from wikikv.search import analysis as an
 from wikikv.search.analysis import IndexKeys
 from wikikv.search.index import IndexWriter
 from wikikv.search.ranking import search
-from wikikv.store.backends.base import Op
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta, FileRecord
 
 from .test_index import _raw_index
+from .test_index_inflight import killed_before_entries
 
 
 def _page(path: str, text: str, summary: str = "") -> FileRecord:
@@ -153,18 +152,8 @@ def test_a_partial_write_cut_short_is_redone_whole(
     posting of a term neither the old nor the next text has stays: theta's here.)"""
     kb, clean = make_kb("kb"), make_kb("clean")
     _flush(kb, [_page("/a/one", _LONG), *_OTHERS])
-    real = kb.commit
-    stats_key = IndexKeys(kb.name).stats
-
-    def crash_at_entries(ops: list[Op]) -> object:
-        if any(op.key == stats_key for op in ops):
-            raise SimulatedCrash("killed after the blocks, before the doc entries")
-        return real(ops)
-
-    monkeypatch.setattr(kb, "commit", crash_at_entries)
-    with pytest.raises(SimulatedCrash):
-        _flush(kb, [_page("/a/one", _LONG.replace("delta", "theta"))])
-    monkeypatch.setattr(kb, "commit", real)
+    cut = [_page("/a/one", _LONG.replace("delta", "theta"))]
+    killed_before_entries(kb, monkeypatch, lambda: _flush(kb, cut))
     text = _LONG.replace("beta", "kappa")  # delta's posting, gone from its block, is back
     _flush(kb, [_page("/a/one", text)])
     _flush(clean, [_page("/a/one", text), *_OTHERS])
