@@ -174,6 +174,18 @@ def test_the_head_noun_of_a_definition_sets_the_kind() -> None:
     assert classify_title("Toto", "Toto is an American rock band formed in 1977.", "en") == "org"
 
 
+def test_sportspeople_are_people_whatever_their_sport_is_played_on() -> None:
+    """A racer, a rower, a skater: the head noun of the definition is a person, though a word
+    before it names a place ("a road bicycle racer"); a "(racing driver)" is no river."""
+    racer = "Stefano Della Santa (born 22 May 1967) is an Italian former road bicycle racer."
+    assert classify_title("Stefano Della Santa", racer, "en") == "person"
+    rower = "Fred Bradley (born 1908) was a British rower who competed at the 1932 Olympics."
+    assert classify_title("Fred Bradley (rower)", rower, "en") == "person"
+    driver = "James R. Robinson (1946 – 1995) was a NASCAR driver from 1979 to 1987."
+    assert classify_title("Jim Robinson (racing driver)", driver, "en") == "person"
+    assert classify_title("Avon (river)", "The Avon flows through Bath.", "en") == "place"
+
+
 def test_definitions_past_an_and_after_the_and_with_a_long_lifespan() -> None:
     # the phrase goes on past its first "and" when what comes before names no kind
     arena = "CFE Arena, formerly UCF Arena, is a sports and entertainment arena located in Orlando."

@@ -50,9 +50,10 @@ _PERSON_Q = re.compile(
     r"cricketer|athlete|rapper|journalist|player|general|judge",
     re.I,
 )
+# from a word's start: "(racing driver)" is no river ("townland", "stately home" still are places)
 _PLACE_Q = re.compile(
-    r"city|town|village|river|county|district|state|province|island|"
-    r"mountain|lake|country",
+    r"\b(?:city|town|village|river|county|district|state|province|island|"
+    r"mountain|lake|country)",
     re.I,
 )
 _ORG_Q = re.compile(

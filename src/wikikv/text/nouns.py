@@ -34,7 +34,9 @@ for _kind, _words in (
         cinematographer forester ventriloquist illusionist ballerina bodybuilder gymnast
         driver rider mountaineer surveyor ornithologist entomologist paleontologist
         archaeologist geographer cartographer naturalist psychiatrist neurologist rabbi imam
-        evangelist preacher pastor vicar abbot abbess martyr concubine""",
+        evangelist preacher pastor vicar abbot abbess martyr concubine racer skater rower
+        biathlete triathlete fencer canoeist kayaker hurdler marathoner motorcyclist
+        bobsledder snowboarder surfer""",
     ),
     (
         "work",
