@@ -68,6 +68,16 @@ def test_a_definition_that_points_back_at_its_context_defines_nothing() -> None:
     assert defining_score("鲁迅是浙江绍兴人，一九一八年开始写小说。", ["鲁迅"]) > 0
 
 
+def test_the_editors_an_inside_a_note_glosses_like_a_note() -> None:
+    """ "按任鸿隽，四川巴县人，科学家。" — the second sentence of a note says who he was; "按" as
+    "according to" or "on time" defines nothing."""
+    gloss = defining_score("按任鸿隽，四川巴县人，科学家。", ["任鸿隽"], person=True)
+    plain = defining_score("〔２〕任鸿隽，四川巴县人，科学家。", ["任鸿隽"], person=True)
+    assert gloss == plain > 0
+    assert defining_score("按鲁迅说的办。", ["鲁迅"]) == 0
+    assert defining_score("按时吃饭。", ["时"]) == 0
+
+
 def test_ji_as_at_once_or_even_if_is_no_copula() -> None:
     assert defining_score("章士钊即潜逃天津，并在周刊上宣称。", ["章士钊"]) == 0
     assert defining_score("西滢即使不说，大家也知道。", ["西滢"]) == 0

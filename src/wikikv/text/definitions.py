@@ -212,6 +212,9 @@ def defining_score(sentence: str, names: list[str], person: bool = False) -> int
     best = 0
     for name in sorted((n for n in names if n), key=len, reverse=True):
         score = _score_name(body, name, is_note, person)
+        if not score and body.startswith("按" + name):
+            # the editors' "按" inside a note glosses like a note: "按任鸿隽，四川巴县人，科学家。"
+            score = _score_name(body[1:], name, True, person)
         best = max(best, score)
     if best and _KIND_END.search(body):
         best += 1
