@@ -98,6 +98,7 @@ def test_a_lead_opening_with_its_title_is_read_after_it() -> None:
         ("colleges", "colleges"),
         ("bus", "buses"),
         ("class", "classes"),
+        ("chess", "chess"),  # a game: "in articles on chess", not "chesses"
         ("genus", "genera"),
         ("actress", "actors"),
         ("actor", "actors"),

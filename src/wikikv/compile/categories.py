@@ -64,6 +64,7 @@ _IRREGULAR = {
     "range": "mountain ranges",  # "/places/ranges" reads as a range of names
     "footballer": "footballers",
     "fish": "fish",
+    "chess": "chess",  # a game, no count noun: "in articles on chess"
     "aircraft": "aircraft",
 }
 
