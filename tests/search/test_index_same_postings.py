@@ -10,24 +10,11 @@ import pytest
 
 from wikikv.search import analysis as an
 from wikikv.search.analysis import IndexKeys
-from wikikv.search.index import IndexWriter
 from wikikv.search.ranking import search
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileMeta, FileRecord
 
 from .test_index import _raw_index
-from .test_index_inflight import killed_before_entries
-
-
-def _page(path: str, text: str, summary: str = "") -> FileRecord:
-    return FileRecord(
-        name=path.rsplit("/", 1)[1], path=path, text=text, meta=FileMeta(summary=summary)
-    )
-
-
-def _flush(kb: KnowledgeBase, pages: list[FileRecord]) -> None:
-    with IndexWriter(kb) as writer:
-        writer.add_all(pages)
+from .test_index_inflight import _flush, _page, killed_before_entries
 
 
 def _versions(kb: KnowledgeBase) -> dict[bytes, int]:

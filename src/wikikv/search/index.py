@@ -593,8 +593,9 @@ def _apply(
         same = _same_postings(removed, added)
         partial = _changed_terms(removed, added, flying)
         whole = {ref: e for ref, e in removed.items() if ref not in same and ref not in partial}
-        moved = [_only(d, partial[d.ref]) if d.ref in partial else d for d in added]
-        moved = [d for d in moved if d.ref not in same]
+        moved = [
+            _only(d, partial[d.ref]) if d.ref in partial else d for d in added if d.ref not in same
+        ]
         ops = _merge(backend, ik, whole, moved, _blocks(ik, moved), flying, groups, partial)
     ops.extend(_variant_ops(ik, _vocabulary([d for d in added if d.ref not in same])))
     ops.extend(extra)
