@@ -6,11 +6,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 import wikikv
+from wikikv.forked import process_cpu
 
 # Run in a fresh interpreter: a test worker's heap, after other tests, holds free memory that
 # the allocations below would reuse without growing.
@@ -54,3 +56,17 @@ def test_release_free_memory_returns_a_fragmented_heap() -> None:
     released = _run("release")
     assert released["held"] - released["before"] > 150
     assert released["after"] - released["before"] < 60
+
+
+def test_process_cpu_reads_a_live_process_and_not_a_gone_one() -> None:
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        first = process_cpu(busy.pid)
+        deadline = time.monotonic() + 30
+        while process_cpu(busy.pid) < first + 0.2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process_cpu(busy.pid) >= first + 0.2  # it counts the child's CPU as it runs
+    finally:
+        busy.kill()
+        busy.wait()
+    assert process_cpu(busy.pid) == 0.0  # gone (and reaped): nothing to read

@@ -46,6 +46,24 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds a live process has used so far (user + system), 0.0 where /proc cannot tell:
+    a worker's CPU shows in RUSAGE_CHILDREN only once it has ended, and a build's index worker
+    lives through every phase."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            stat = fh.read()
+    except OSError:
+        return 0.0
+    # the command name may hold spaces or parentheses: the fields start after its last ")"
+    fields = stat[stat.rfind(")") + 2 :].split()
+    try:
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+    except (IndexError, ValueError):
+        return 0.0
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def become_worker(parent: int) -> None:
     """What a forked worker does first: ignore Ctrl-C (it reaches the whole process group and
     the parent stops its workers itself, without a traceback from each) and ask Linux to kill

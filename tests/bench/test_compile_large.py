@@ -15,7 +15,13 @@ from wikikv.bench.bigcorpus import (
     renamed,
     write_corpus,
 )
-from wikikv.bench.compile_large import _children_private_kb, fit, run_adds, run_large
+from wikikv.bench.compile_large import (
+    _children_private_kb,
+    cpu_by_part,
+    fit,
+    run_adds,
+    run_large,
+)
 
 RECORDS = [
     {"id": "a", "title": "Lothair II", "text": "Lothair II was a king. He married Teutberga."},
@@ -81,6 +87,10 @@ def test_run_large_reports_each_size(tmp_path: Path) -> None:
         # s/MB, not MB/s: on three tiny documents MB/s rounds to 0.0 when the machine is busy.
         assert row["s_per_mb"] > 0
         assert row["cpu_s_per_mb"] > 0
+        # every phase of a first build is timed, wall and CPU
+        phases = {"prepare", "analyse", "cold_start", "derive", "render", "index_merge"}
+        assert {p + "_cpu" for p in phases} | phases <= set(row["phases_s"])
+        assert set(row["cpu_by_part"]) >= phases | {"index_worker", "other"}
     assert rows[1]["entities"] > rows[0]["entities"]  # the second copy is a new world
     assert {"cpu_s", "peak_rss_mb", "peak_anon_mb", "cpu_per_mb_spread"} <= set(result["fit"])
 
@@ -148,3 +158,11 @@ def test_the_workers_private_memory_is_counted(tmp_path: Path) -> None:
         done.set()
         child.join()
     del shared
+
+
+def test_cpu_by_part_puts_what_no_phase_holds_in_other() -> None:
+    timings = {"analyse_cpu": 4.0, "render_cpu": 3.0, "render_index_cpu": 2.0, "derive": 9.0}
+    parts = cpu_by_part(timings, 10.0)
+    assert (parts["analyse"], parts["render"], parts["derive"]) == (4.0, 3.0, 0.0)
+    assert parts["index_worker"] == 2.0
+    assert parts["other"] == 1.0  # 10 - 4 - 3 - 2

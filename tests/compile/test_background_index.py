@@ -44,7 +44,8 @@ def _serial_build(tmp_path: Path, corpus: Path) -> tuple[object, object]:
     """The wiki and index a build with no worker writes."""
     with open_store(f"lmdb://{tmp_path / 'serial'}?sync=false") as store:
         kb = store.create_kb("kb")
-        Compiler(kb, options=CompileOptions(workers=1)).build(corpus)
+        report = Compiler(kb, options=CompileOptions(workers=1)).build(corpus)
+        assert not any(k.endswith("_index_cpu") for k in report.timings)  # no worker
         return snapshot(kb), _index(kb)
 
 
@@ -81,9 +82,13 @@ def test_a_build_with_a_background_index_writes_the_serial_wiki_and_index(
     monkeypatch.setattr(ix, "_commit_run", counting)
     with open_store(f"lmdb://{tmp_path / 'background'}?sync=false") as s2:
         kb = s2.create_kb("kb")
-        Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
+        report = Compiler(kb, options=CompileOptions(workers=2)).build(hotpot_slice)
         assert len(background) == 1  # one worker, forked before the corpus was read
         assert len(runs) > 4  # the small runs the fixture asks for
+        # the worker's CPU is reported by phase (a live process: not in the phases' own CPU)
+        worker_cpu = {k: v for k, v in report.timings.items() if k.endswith("_index_cpu")}
+        assert {"analyse_index_cpu", "render_index_cpu"} <= set(worker_cpu)
+        assert sum(worker_cpu.values()) > 0
         assert mp.active_children() == []
         assert (snapshot(kb), _index(kb)) == serial
 

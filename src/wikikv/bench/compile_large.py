@@ -147,6 +147,7 @@ def build_one(
         "cpu_s_per_mb": round(build_cpu / mb, 2) if mb else 0.0,
         "load_avg": [round(x, 1) for x in os.getloadavg()],
         "phases_s": {k: round(v, 1) for k, v in report.timings.items()},
+        "cpu_by_part": cpu_by_part(report.timings, build_cpu),
         "peak_rss_mb": round(build_peak, 0),
         "peak_anon_mb": round(build_anon, 0),
         "peak_anon_with_add_mb": round(anon.peak_kb / 1024, 0),
@@ -163,6 +164,20 @@ def build_one(
         "incremental_add_phases_s": first.get("phases_s", {}),
         "incremental_added": sum(a["added"] for a in adds),
     }
+
+
+# The parts of a build's CPU (keys of CompileReport.timings), in the order they run.
+CPU_PARTS = ("prepare", "analyse", "cold_start", "derive", "render", "index_merge", "quality")
+
+
+def cpu_by_part(timings: dict[str, float], total: float) -> dict[str, float]:
+    """Where a build's ``total`` CPU seconds went: each phase's (with the analysis workers),
+    the index worker's over all phases, and what no phase holds (reading the corpus, the
+    report's totals)."""
+    out = {part: round(timings.get(part + "_cpu", 0.0), 1) for part in CPU_PARTS}
+    out["index_worker"] = round(sum(timings.get(p + "_index_cpu", 0.0) for p in CPU_PARTS), 1)
+    out["other"] = round(total - sum(out.values()), 1)
+    return out
 
 
 def _add_summary(adds: list[dict[str, Any]]) -> dict[str, Any]:

@@ -53,7 +53,7 @@ from wikikv.compile.shared_values import shared
 from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
-from wikikv.forked import can_fork
+from wikikv.forked import can_fork, process_cpu
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.review import HAND_EDIT, ReviewQueue, item_key
@@ -439,6 +439,7 @@ class Compiler:
     # ------------------------------------------------------------------ the sync
     def sync(self, docs: list[Document], remove: set[str], report: CompileReport) -> CompileReport:
         t0 = time.perf_counter()
+        clock = _PhaseClock(report.timings, self._stager)
         job = f"compile:{report.job}"
         with _Writer(self.kb, job, self.options.fail_after_writes) as writer:
             before = state.load_progress(self.kb)
@@ -502,8 +503,7 @@ class Compiler:
                         titles[d.id] = DocAnalysis(d.id, d.title, d.lang, d.fingerprint, d.group)
                     self.provider.use_titles(*gazetteer_for(titles, folder))
                     del titles  # it refers to every analysis, which phase B slims
-            # with the CPU of the worker processes phase A may fork (analyze_workers)
-            t, cpu = time.perf_counter(), cpu_with_children()
+            clock.lap("prepare")
             texts = {d.id: d.text for d in docs}
             if self.options.quality is not None:
                 self.options.quality.before_sync(self.kb, self.provider)
@@ -514,12 +514,11 @@ class Compiler:
                 self.provider.use_gazetteer(Gazetteer())
             current.update(analysed)
             report.analyzed = len(analysed)
-            report.timings["analyse"] = time.perf_counter() - t
-            report.timings["analyse_cpu"] = cpu_with_children() - cpu
+            clock.lap("analyse")
             if schema is None:
                 schema = self._cold_start(current, folder)
+                clock.lap("cold_start")
             with _gc_paused():  # phase B
-                t, cpu = time.perf_counter(), time.process_time()
                 if remove:
                     state.write(self.kb, state.drop_doc_ops(self.kb, remove & set(stored)))
                     report.removed = len(remove & set(stored))
@@ -551,9 +550,7 @@ class Compiler:
                     persisted.write_full(self.kb, derived, current, folder, schema)
                     del derived  # its per-document resolutions are not needed to render
                 state.write(self.kb, [state.schema_op(self.kb, schema)])
-                report.timings["derive"] = time.perf_counter() - t
-                report.timings["derive_cpu"] = time.process_time() - cpu
-                t, cpu = time.perf_counter(), time.process_time()
+                clock.lap("derive")
                 if model is None:
                     assert local is not None
                     # only what the update touched, read by key (compile/local_render.py)
@@ -605,8 +602,7 @@ class Compiler:
                         self._lazy_texts(texts),
                     )
                     indexer = self._phase_b(want, schema, writer, pages, progress, report)
-                report.timings["render"] = time.perf_counter() - t
-                report.timings["render_cpu"] = time.process_time() - cpu
+                clock.lap("render")
                 if model is not None:
                     self._totals(model, current, report)
                     report.grounding = grounding_counts(current.values(), model.llm_dropped)
@@ -622,15 +618,15 @@ class Compiler:
                 del want, model, stored, current, analysed, texts, pages
                 # The staged index runs are merged after that too: a merge scans every staged
                 # block (152 s at 4 copies) and held the model all along.
-                t, cpu = time.perf_counter(), time.process_time()
+                clock.lap(None)  # what the report's totals took
                 if indexer is not None:
                     indexer.flush(last=True)
-                report.timings["index_merge"] = time.perf_counter() - t
-                report.timings["index_merge_cpu"] = time.process_time() - cpu
+                clock.lap("index_merge")
                 if self._gate is not None and self.options.quality is not None:
                     self.options.quality.after_batch(
                         self.kb, writer.put, self._gate.failed, report.analyzed, whole=whole
                     )
+                    clock.lap("quality")
                 progress.state = "done"
                 progress.updated_at = now()
                 state.write(self.kb, [state.progress_op(self.kb, progress)])
@@ -932,6 +928,31 @@ class Compiler:
         report.pages = len(model.entities) + 2 * len(docs)
         report.links = sum(len(e.links) + e.links_hidden for e in model.entities.values())
         report.facts = sum(len(e.facts) for e in model.entities.values())
+
+
+class _PhaseClock:
+    """Wall and CPU seconds of a sync's phases, into ``timings`` as ``name`` and ``name_cpu``:
+    this process's CPU with that of the workers that ended meanwhile (phase A's analysis
+    workers), and ``name_index_cpu`` the CPU of the build's index worker (a live process, so
+    not in the first) when there is one."""
+
+    def __init__(self, timings: dict[str, float], stager: Any) -> None:
+        self.timings = timings
+        self.worker = None if stager is None else stager.pid
+        self._mark()
+
+    def _mark(self) -> None:
+        self.t, self.cpu = time.perf_counter(), cpu_with_children()
+        self.worker_cpu = 0.0 if self.worker is None else process_cpu(self.worker)
+
+    def lap(self, name: str | None) -> None:
+        """Record the time since the last lap as phase ``name`` (None: not recorded)."""
+        if name is not None:
+            self.timings[name] = time.perf_counter() - self.t
+            self.timings[name + "_cpu"] = cpu_with_children() - self.cpu
+            if self.worker is not None:
+                self.timings[name + "_index_cpu"] = process_cpu(self.worker) - self.worker_cpu
+        self._mark()
 
 
 class _HandEdits:

@@ -120,6 +120,9 @@ def compile_bench(
                 f" (cpu {row.get('incremental_add_cpu_s', 0.0):.3f} s),"
                 f" slowest {row.get('incremental_add_max_s', 0.0):.3f} s"
             )
+            parts = row.get("cpu_by_part", {})
+            if parts:
+                click.echo("          cpu s: " + ", ".join(f"{k} {v}" for k, v in parts.items()))
         f = result.get("large", {}).get("fit")
         if f:
             click.echo(
