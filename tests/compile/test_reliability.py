@@ -11,7 +11,8 @@ from wikikv.bench.compile import snapshot
 from wikikv.compile.check import check
 from wikikv.compile.ingest import read_corpus
 from wikikv.compile.model import article_path
-from wikikv.compile.pipeline import Compiler, _Writer
+from wikikv.compile.page_writer import PageWriter
+from wikikv.compile.pipeline import Compiler
 from wikikv.config import StoreSettings
 from wikikv.errors import RecordTooLarge
 from wikikv.search.index import clear_index
@@ -61,7 +62,7 @@ def test_a_build_error_surfaces_as_itself(tmp_path: Path) -> None:
         kb = store.create_kb("wiki")
 
         def build_step() -> None:
-            with _Writer(kb, "build", None) as writer:
+            with PageWriter(kb, "build", None) as writer:
                 writer.put("/too/big", "x" * 200_000, FileMeta())
                 writer.flush()  # raises inside the block, as a build's batch flush does
 

@@ -12,6 +12,7 @@ import pytest
 
 from wikikv.bench.compile import snapshot
 from wikikv.compile import pipeline
+from wikikv.compile.index_feed import IndexFeed
 from wikikv.compile.pipeline import CompileOptions, Compiler
 from wikikv.errors import SimulatedCrash
 from wikikv.search.analysis import IndexKeys
@@ -137,13 +138,13 @@ def test_samewiki_digests_tell_equal_builds_from_different_ones(
 def _count_flushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The characters pending at each index flush of the builds that follow."""
     flushes: list[int] = []
-    real = pipeline._Indexer.flush
+    real = IndexFeed.flush
 
     def counting(
-        self: pipeline._Indexer, last: bool = False, then: Callable[[], None] | None = None
+        self: IndexFeed, last: bool = False, then: Callable[[], None] | None = None
     ) -> None:
         flushes.append(self.pending_chars)
         real(self, last, then)
 
-    monkeypatch.setattr(pipeline._Indexer, "flush", counting)
+    monkeypatch.setattr(IndexFeed, "flush", counting)
     return flushes

@@ -26,16 +26,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from wikikv.compile import handedits, persisted, slim, state
 from wikikv.compile.analyze import ANALYSIS_VERSION
-from wikikv.compile.analyze_workers import analysed_chunks, cpu_with_children
+from wikikv.compile.analyze_workers import analysed_chunks
 from wikikv.compile.buildgate import BuildQuality, RenderCheck
 from wikikv.compile.filter import filter_documents
 from wikikv.compile.grounding_report import grounding_counts
+from wikikv.compile.hand_review import HandEditReview
 from wikikv.compile.incremental import affected_keys
+from wikikv.compile.index_feed import IndexFeed, index_feed
 from wikikv.compile.ingest import (
     Document,
     IngestIssue,
@@ -45,21 +46,21 @@ from wikikv.compile.ingest import (
 )
 from wikikv.compile.local_render import local_desired
 from wikikv.compile.model import DocAnalysis, Model, article_path, derive_full, gazetteer_for
+from wikikv.compile.page_writer import PageWriter
 from wikikv.compile.pages import article_meta
+from wikikv.compile.phase_clock import PhaseClock
 from wikikv.compile.render import Desired, LazyTexts, desired_nodes
 from wikikv.compile.restore import forget_missing
 from wikikv.compile.schema import SAMPLE_SIZE, Schema, cold_start, sample_documents
 from wikikv.compile.shared_values import shared
 from wikikv.compile.summaries import add_summaries
 from wikikv.config import FANOUT_BOUND
-from wikikv.errors import NotFound, SimulatedCrash, WikiKVError
-from wikikv.forked import can_fork, process_cpu
+from wikikv.errors import NotFound, WikiKVError
+from wikikv.forked import can_fork
 from wikikv.llm.base import CompileProvider, DocInput
 from wikikv.llm.extractive import ExtractiveProvider
-from wikikv.review import HAND_EDIT, ReviewQueue, item_key
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.paths import basename
-from wikikv.store.records import DirRecord, FileMeta, FileRecord, now
+from wikikv.store.records import FileRecord, now
 from wikikv.text.entities import ALIAS_KIND, Gazetteer
 
 ProgressFn = Callable[[str, int, int], None]
@@ -205,68 +206,6 @@ class BuildPlan:
                     "kept (and a review item filed)"
                 )
         return "\n".join(lines)
-
-
-class _Writer:
-    """Page writes: BulkWriter when the store offers it, the kb API otherwise."""
-
-    def __init__(self, kb: KnowledgeBase, job: str, fail_after: int | None) -> None:
-        self.kb = kb
-        self.job = job
-        self.count = 0
-        self.fail_after = fail_after
-        self._bulk: Any = None
-        self._lease: Any = None
-
-    def __enter__(self) -> _Writer:
-        """Take the kb's lease: through BulkWriter (which holds it for its life) when the store
-        offers one, directly otherwise."""
-        try:
-            from wikikv.store.bulk import BulkWriter
-        except ImportError:  # pragma: no cover - older stores without bulk loading
-            self._lease = self.kb.lease(self.job)
-        else:
-            self._bulk = BulkWriter(self.kb, job=self.job)
-            self._bulk.__enter__()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._bulk is not None:
-            # The whole exception goes on (a type alone makes the context re-create it without
-            # arguments, which hid every build error behind a TypeError).
-            bulk, self._bulk = self._bulk, None
-            bulk.__exit__(exc_type, exc, tb)
-        if self._lease is not None:
-            self._lease.release()
-            self._lease = None
-
-    def _tick(self) -> None:
-        self.count += 1
-        if self.fail_after is not None and self.count > self.fail_after:
-            raise SimulatedCrash(f"simulated crash after {self.fail_after} writes")
-
-    def put(self, path: str, text: str, meta: FileMeta) -> None:
-        self._tick()
-        if self._bulk is not None:
-            self._bulk.put_file(path, text, meta)
-        else:
-            self.kb.put(path, text, meta)
-
-    def mkdir(self, path: str, text: str) -> None:
-        self._tick()
-        if self._bulk is not None:
-            self._bulk.mkdir(path, text)
-        else:
-            self.kb.mkdir(path, text)
-
-    def flush(self) -> None:
-        if self._bulk is not None:
-            self._bulk.flush()
 
 
 class Compiler:
@@ -439,9 +378,9 @@ class Compiler:
     # ------------------------------------------------------------------ the sync
     def sync(self, docs: list[Document], remove: set[str], report: CompileReport) -> CompileReport:
         t0 = time.perf_counter()
-        clock = _PhaseClock(report.timings, self._stager)
+        clock = PhaseClock(report.timings, self._stager)
         job = f"compile:{report.job}"
-        with _Writer(self.kb, job, self.options.fail_after_writes) as writer:
+        with PageWriter(self.kb, job, self.options.fail_after_writes) as writer:
             before = state.load_progress(self.kb)
             report.resumed = before.state == "running"
             progress = state.Progress(
@@ -638,7 +577,11 @@ class Compiler:
         return report
 
     def _phase_a(
-        self, todo: list[Document], writer: _Writer, pages: state.PageMap, progress: state.Progress
+        self,
+        todo: list[Document],
+        writer: PageWriter,
+        pages: state.PageMap,
+        progress: state.Progress,
     ) -> dict[str, DocAnalysis]:
         out: dict[str, DocAnalysis] = {}
         progress.docs_total = len(todo)
@@ -658,10 +601,10 @@ class Compiler:
         self,
         todo: list[Document],
         step: int,
-        writer: _Writer,
+        writer: PageWriter,
         pages: state.PageMap,
         progress: state.Progress,
-        indexer: _Indexer | None,
+        indexer: IndexFeed | None,
         out: dict[str, DocAnalysis],
     ) -> None:
         done = 0
@@ -762,13 +705,13 @@ class Compiler:
         self,
         want: Desired,
         schema: Schema,
-        writer: _Writer,
+        writer: PageWriter,
         pages: state.PageMap,
         progress: state.Progress,
         report: CompileReport,
-    ) -> _Indexer | None:
+    ) -> IndexFeed | None:
         """Render and write what changed; returns the index writer, whose staged runs the
-        caller merges (:meth:`_Indexer.flush` with ``last``) once it has let go of the model."""
+        caller merges (:meth:`IndexFeed.flush` with ``last``) once it has let go of the model."""
         progress.phase = "render"
         report.summaries = add_summaries(want, schema, self.provider).to_dict()
         if not want.partial:  # the sections' rankings (one row per page) are read only there
@@ -792,11 +735,11 @@ class Compiler:
     def _render_all(
         self,
         want: Desired,
-        writer: _Writer,
+        writer: PageWriter,
         pages: state.PageMap,
         progress: state.Progress,
         report: CompileReport,
-        indexer: _Indexer | None,
+        indexer: IndexFeed | None,
         todo_files: list[str],
         todo_dirs: list[str],
         stale: list[str],
@@ -814,7 +757,7 @@ class Compiler:
             gate = self._gate = self.options.quality.render_check(self.kb, want.sigs.keys(), loaded)
         n = 0
         edited = handedits.edited_paths(self.kb)
-        hand = _HandEdits(self.kb, report) if edited else None
+        hand = HandEditReview(self.kb, report.hand_edits) if edited else None
         for path in todo_files:
             text, meta, parsed = want.render_parts(path, loaded)
             if hand is not None and path in edited:
@@ -870,7 +813,7 @@ class Compiler:
         self._save(writer, pages, progress, n, indexer)
         self.progress("render", total, total)
 
-    def _indexer(self) -> _Indexer | None:
+    def _indexer(self) -> IndexFeed | None:
         """The search index writer of a phase. It stages its flushes (merged at the end of
         phase B: see wikikv.search.index.merge_staged) when the index has nothing yet, unless
         the provider searches the kb while it analyses (LLM mode: SelectPages); the build's
@@ -878,7 +821,7 @@ class Compiler:
         if not self.options.index:
             return None
         staged = getattr(self.provider, "use_existing", None) is None
-        indexer = _indexer(self.kb, staged, (staged and self._stager) or False)
+        indexer = index_feed(self.kb, INDEX_FLUSH_CHARS, staged, (staged and self._stager) or False)
         if indexer is not None:
             indexer.moved_from = self.options.moved_from
             if indexer.writer.background:  # ~10 runs of phase B's pages, 60 at 100 MB
@@ -896,11 +839,11 @@ class Compiler:
 
     def _save(
         self,
-        writer: _Writer,
+        writer: PageWriter,
         pages: state.PageMap,
         progress: state.Progress,
         n: int,
-        indexer: _Indexer | None,
+        indexer: IndexFeed | None,
     ) -> None:
         writer.flush()
         progress.pages_written = n
@@ -930,81 +873,6 @@ class Compiler:
         report.facts = sum(len(e.facts) for e in model.entities.values())
 
 
-class _PhaseClock:
-    """Wall and CPU seconds of a sync's phases, into ``timings`` as ``name`` and ``name_cpu``:
-    this process's CPU with that of the workers that ended meanwhile (phase A's analysis
-    workers), and ``name_index_cpu`` the CPU of the build's index worker (a live process, so
-    not in the first) when there is one."""
-
-    def __init__(self, timings: dict[str, float], stager: Any) -> None:
-        self.timings = timings
-        self.worker = None if stager is None else stager.pid
-        self._mark()
-
-    def _mark(self) -> None:
-        self.t, self.cpu = time.perf_counter(), cpu_with_children()
-        self.worker_cpu = 0.0 if self.worker is None else process_cpu(self.worker)
-
-    def lap(self, name: str | None) -> None:
-        """Record the time since the last lap as phase ``name`` (None: not recorded)."""
-        if name is not None:
-            self.timings[name] = time.perf_counter() - self.t
-            self.timings[name + "_cpu"] = cpu_with_children() - self.cpu
-            if self.worker is not None:
-                self.timings[name + "_index_cpu"] = process_cpu(self.worker) - self.worker_cpu
-        self._mark()
-
-
-class _HandEdits:
-    """Phase B's view of the pages people edited (see :mod:`wikikv.compile.handedits`)."""
-
-    def __init__(self, kb: KnowledgeBase, report: CompileReport) -> None:
-        self.kb = kb
-        self.report = report
-        self.queue = ReviewQueue(kb)
-
-    def merge(self, path: str, text: str, meta: FileMeta, sig: str) -> tuple[str, FileMeta] | None:
-        """What to write over the hand-edited page at ``path`` (the compiler's version merged
-        into the person's), or None to leave it (a review item is filed)."""
-        cur = self.kb.get(path, follow_redirects=False)
-        if not isinstance(cur, FileRecord) or not cur.meta.edited_by:
-            return text, meta
-        reason = "the compiler's update could not be merged into a page edited by hand"
-        key = item_key(HAND_EDIT, path, reason + sig)
-        decided = self.queue.get(key)
-        if decided is not None and decided.status == "accepted":
-            handedits.unmark_edited(self.kb, {path})
-            self.report.hand_edits["taken"] = self.report.hand_edits.get("taken", 0) + 1
-            return text, meta
-        merged = handedits.merge(cur.text, cur.meta, text, meta)
-        if merged is not None:
-            self.report.hand_edits["merged"] = self.report.hand_edits.get("merged", 0) + 1
-            return merged
-        self.queue.file(
-            HAND_EDIT,
-            path,
-            reason,
-            {
-                "edited_by": cur.meta.edited_by,
-                "why": "the person changed sections the compiler writes (facts, links, sources)",
-                "accept": "the next build writes the compiler's version over the person's",
-                "reject": "the person's page stays as it is",
-            },
-            key=key,
-        )
-        self.report.hand_edits["kept"] = self.report.hand_edits.get("kept", 0) + 1
-        return None
-
-    def keep_orphan(self, path: str) -> None:
-        self.queue.file(
-            HAND_EDIT,
-            path,
-            "the compiler no longer produces this page (its sources are gone); it was kept "
-            "because a person edited it",
-        )
-        self.report.hand_edits["kept"] = self.report.hand_edits.get("kept", 0) + 1
-
-
 def _load_texts(kb: KnowledgeBase, ids: set[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     order = sorted(ids)
@@ -1016,64 +884,7 @@ def _load_texts(kb: KnowledgeBase, ids: set[str]) -> dict[str, str]:
     return out
 
 
-class _Indexer:
-    """The search index beside the pages, when the search module is installed."""
-
-    def __init__(self, kb: KnowledgeBase, writer: Any) -> None:
-        self.kb = kb
-        self.writer = writer
-        self.pending_chars = 0  # text waiting for the next flush
-        self.moved_from: dict[str, str] = {}  # CompileOptions.moved_from
-        self.flush_chars = INDEX_FLUSH_CHARS  # see due()
-
-    def add_path(self, path: str, text: str, meta: FileMeta) -> None:
-        old = self.moved_from.get(path)
-        if old is not None:
-            self.writer.remove(old)
-        self.writer.add(FileRecord(name=basename(path), path=path, text=text, meta=meta))
-        self.pending_chars += len(text) + len(meta.summary)
-
-    def add_dir(self, path: str, text: str) -> None:
-        self.writer.add(DirRecord(name=basename(path), path=path, text=text))
-        self.pending_chars += len(text)
-
-    def remove(self, path: str) -> None:
-        self.writer.remove(path)
-
-    def due(self) -> bool:
-        """Whether enough waits for a flush: a background writer flushes more often, since
-        its flushes cost this process little and the run after the last one overlaps nothing."""
-        return self.pending_chars >= self.flush_chars
-
-    def flush(self, last: bool = False, then: Callable[[], None] | None = None) -> None:
-        """Write what waits, then call ``then`` (what records the batch as done); with a
-        background writer both may happen at the next flush, the run analysed meanwhile.
-        ``last`` (the end of a build): also merge what was staged."""
-        if last:
-            self.writer.finish()
-            if then is not None:
-                then()
-        else:
-            self.writer.flush(then)
-        self.pending_chars = 0
-
-    def drain(self) -> None:
-        """Write the run in flight (see :meth:`flush`)."""
-        self.writer.drain()
-
-    def close(self) -> None:
-        self.writer.close()
-
-
 def _bytes_on_disk(corpus: Path) -> int:
     if corpus.is_dir():
         return sum(f.stat().st_size for f in corpus.rglob("*") if f.is_file())
     return corpus.stat().st_size if corpus.is_file() else 0
-
-
-def _indexer(kb: KnowledgeBase, staged: bool = False, background: Any = False) -> _Indexer | None:
-    try:
-        from wikikv.search.index import IndexWriter
-    except ImportError:
-        return None
-    return _Indexer(kb, IndexWriter(kb, staged=staged, background=background))
