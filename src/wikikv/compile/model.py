@@ -352,7 +352,7 @@ _TREATY = "条约"
 def candidate_entity(key: str, counts: CandidateCounts) -> Entity:
     """The entity a chosen candidate name becomes: its most used surface, its most guessed
     kind (ties: the smallest), unless the name itself says the kind."""
-    surface = min(counts.surfaces, key=lambda s: (-counts.surfaces[s], s))
+    surface = ents.written_whole(min(counts.surfaces, key=lambda s: (-counts.surfaces[s], s)))
     kind, confidence = "", 0.0
     if counts.kinds:
         kind = min(counts.kinds, key=lambda s: (-counts.kinds[s], s))
@@ -694,7 +694,7 @@ def aliases(
             continue  # "Nick" for Nick Carter when Nick Drake is in the kb too
         if variants.get(key, ent.key) != ent.key or (key in display and key != ent.key):
             continue  # another title's name: its own page ("The Trail of the Lonesome Pine")
-        names.add(s)
+        names.add(ents.written_whole(s))
     base, qual = ents.split_qualifier(ent.name)
     if qual and variants.get(ents.fold(base)) == ent.key:
         names.add(base)

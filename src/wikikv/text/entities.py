@@ -54,7 +54,12 @@ __all__ = [
 KINDS = ("person", "place", "org", "work", "event", "topic")
 # A lone "&" is a word of its own: it joins two parts of one name ("Procter & Gamble", "U.S. News
 # & World Report"); skipped over, it split the name in two and made a page of each half.
-_TOKEN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*|&(?= )")
+# A word written with a stray space after a hyphen, as 2Wiki writes many ("Chow Yun- fat",
+# "Qaleh- ye", "German- born"), goes on over it and folds as written whole (see fold()).
+_TOKEN = re.compile(
+    r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ſ0-9][\w'’.&-]*(?:(?<=-) (?=[a-zß-öø-ÿ])[\w'’.&-]+)*|&(?= )"
+)
+_SPACED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")
 _CONNECT = frozenset(
     {
         "of",
@@ -240,11 +245,18 @@ _PERSON_AFTER = re.compile(
 )
 
 
+def written_whole(name: str) -> str:
+    """``name`` with the stray spaces after its hyphens dropped ("Jean- Paul Sartre" as a page
+    title is "Jean-Paul Sartre")."""
+    return _SPACED_HYPHEN.sub("-", name) if "- " in name else name
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def fold(name: str) -> str:
     """The key a name is compared under (see the module docstring)."""
     s = unicodedata.normalize("NFKC", name).casefold().replace("’", "'")
     s = " ".join(s.split())
+    s = written_whole(s)  # "Chow Yun- fat" is "Chow Yun-fat"
     if s.startswith("the ") and len(s) > 4:
         s = s[4:]
     return s.strip(" .,;:")
@@ -499,6 +511,7 @@ def english_mentions(
             and not _adjective_of_name(toks, k, j)
         ):
             k += 1
+        k = max(k, _past_compound_adjective(toks, k, j))
         if k < j and toks[k][0] == "The" and k + 1 < j:
             pass  # "The Beatles": the article stays in the surface, fold() drops it from the key
         elif k < j and toks[k][0] == "The":
@@ -506,7 +519,7 @@ def english_mentions(
         if k >= j:
             i = j
             continue
-        run = [t[0] for t in toks[k:j]]
+        run = [t[0].replace("- ", "-") for t in toks[k:j]]
         s0 = toks[k][1]
         surface = _without_stop(text[s0 : toks[j - 1][2]])
         if run[-1].endswith(("'s", "’s")) and len(run[-1]) > 3:
@@ -854,6 +867,25 @@ def _demonym_phrase(run: list[str]) -> bool:
     # a demonym before it only if listed: "Brian Cornish", "Julian Parrish" are names
     listed = _SKIP_DEMONYMS | _DEMONYMS | _COMBINING
     return all(_YEAR.match(w) or w in _COMPASS or w in listed for w in head)
+
+
+# Second halves of hyphenated adjectives: "Emmy-winning", "London-based", "German-born".
+_COMPOUND_ADJECTIVE_ENDS = frozenset(
+    """winning nominated born based language speaking owned led run made produced directed
+    founded funded backed sponsored themed inspired style era""".split()
+)
+
+
+def _past_compound_adjective(toks: list[tuple[str, int, int]], k: int, j: int) -> int:
+    """Where the name of the run ``toks[k:j]`` starts: past its last hyphenated adjective
+    ("Academy Award-winning Meryl Streep" is Meryl Streep; "the Emmy- winning special" names
+    nothing), else at ``k``."""
+    start = k
+    for n in range(k, j):
+        tail = toks[n][0].rsplit("-", 1)
+        if len(tail) == 2 and tail[1].strip().rstrip(".") in _COMPOUND_ADJECTIVE_ENDS:
+            start = n + 1
+    return start
 
 
 def _is_candidate(
