@@ -116,6 +116,17 @@ def test_circa_born_died_before_a_year_end_no_sentence() -> None:
     assert len(split_sentences("It rained in the land of Od. 1900 was dry.", "en")) == 2
 
 
+def test_circa_in_the_quotes_of_lost_italics_ends_no_sentence() -> None:
+    """2Wiki writes the italic "c." as '(" c". 1195–1254/63)': Richard Filangieri's summary
+    began at "1195–1254/63) was …". A quoted word that is no abbreviation still ends one."""
+    en = 'Richard Filangieri(" c". 1195–1254/63) was a nobleman. He fought.'
+    assert [s.text for s in split_sentences(en, "en")] == [
+        'Richard Filangieri(" c". 1195–1254/63) was a nobleman.',
+        "He fought.",
+    ]
+    assert len(split_sentences('It was shown on the" televisor". The film was made.', "en")) == 2
+
+
 def test_sentences_and_digest_keep_exact_offsets() -> None:
     en = "Mr. Smith went to Washington. He met the U.S. president there! Then he left."
     sents = split_sentences(en, "en")

@@ -611,6 +611,26 @@ def test_a_quoted_title_is_one_name() -> None:
     assert not found.keys() & {"Death", "the Same", "About Eve", "The EP", "Canada"}, found
 
 
+def test_a_quoted_title_written_with_a_space_after_its_quote_is_one_name() -> None:
+    """2Wiki puts the space after an opening quote ('collection," This Angel on My Chest.,"
+    won'): "Angel" and "My Chest" were pages of their own. A closing quote written the same
+    way opens nothing ('significance." Dash has written'); a quote that never closes makes no
+    title ('the" Billboard" Hot 100.' at the end of the text); a quoted nickname is no work."""
+    text = (
+        'Her collection," This Angel on My Chest.," won the Drue Heinz Prize. It was of great '
+        'significance." Dash has written two books on" Daughters of the Dust" since. William '
+        'I( nicknamed" William the Rich",; 1487 – 1559) was a count. She was an" Infanta of '
+        'Spain" by birth. It peaked on the" Billboard" Hot 100.'
+    )
+    found = _kinds(text)
+    assert found["This Angel on My Chest"] == "work", found
+    assert found["Daughters of the Dust"] == "work", found
+    assert found["William the Rich"] != "work", found
+    assert found["Infanta of Spain"] != "work", found
+    assert not found.keys() & {"Angel", "My Chest", "Daughters", "Dust"}, found
+    assert not any(k.startswith("Dash has") or k.startswith("Hot 100") for k in found), found
+
+
 def test_a_comma_title_is_a_place_only_when_a_place_qualifies_it() -> None:
     """With nothing else to go on, a title with a comma was a place: "Aye, and Gomorrah, and
     other stories" (a collection) was under /places, and so were nobles ("John, King of

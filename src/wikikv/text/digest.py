@@ -19,8 +19,9 @@ _EN_ABBREV = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Mt|Ft|No|Vol|vs|etc|"
     r"Inc|Ltd|Co|Corp|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K|"
     r"[A-Z])\.)$"
-    # circa, born, died, flourished, reigned before a year: "Edwin (c. 586 – 633) was …"
-    r"|(?:^|[\s(\[;,])(?:c|ca|b|d|fl|r)\.$"
+    # circa, born, died, flourished, reigned before a year: "Edwin (c. 586 – 633) was …", also
+    # when the source's italics became quote marks around it: 'Filangieri(" c". 1195–1254/63)'
+    r"|(?:^|[\s(\[;,\"'])(?:c|ca|b|d|fl|r)[\"']?\.$"
 )
 # Chinese: a terminator, plus any closing quotes/brackets right after it.
 _ZH_BOUNDARY = re.compile(r"[。！？!?…]+[”’」』）)]*")

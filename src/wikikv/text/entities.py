@@ -231,8 +231,13 @@ _STARRING = frozenset({"starring", "co-starring", "stars", "starred"})
 # dozen men of the corpus), "King of France", "Countess of Blois".
 _RANKS = frozenset(
     """king queen prince princess duke duchess archduke archduchess emperor empress tsar czar
+    infanta infante
     sultan pharaoh earl count countess baron baroness marquess marchioness viscount
     viscountess margrave margravine landgrave landgravine elector lord lady""".split()
+)
+# What puts a nickname in quotes: 'nicknamed" William the Rich"', 'known as "the Fat"'.
+_NICKNAME_CUE = re.compile(
+    r"\b(?:nicknamed|known as|called|dubbed|surnamed|byname)[,]?\s?[\"“]\s?$"
 )
 _PERSONAL_HONORIFICS = frozenset(
     """mr mrs ms miss dr sir dame lady lord prof professor rev king queen prince princess
@@ -470,7 +475,9 @@ def english_mentions(
                 w.lower() in _PERSONAL_HONORIFICS or w.lower() in _NOBLE
                 for w in words[: words.index("of")]
             )
-            connected = any(w[0].islower() for w in words) and not styled
+            # a nickname in quotes is no title: 'nicknamed" William the Rich"'
+            nickname = _NICKNAME_CUE.search(text, max(0, toks[i][1] - 16), toks[i][1])
+            connected = any(w[0].islower() for w in words) and not styled and not nickname
             j = quoted
         while not quoted and j < n and _contiguous(text, toks, j - 1, j + 1):
             w = toks[j][0]
@@ -674,9 +681,11 @@ def _quoted_title(text: str, toks: list[tuple[str, int, int]], i: int) -> int:
     capitalized or a function word, at least two words (0: no such title). Cut at its
     function words, its parts made pages ("Death", "the Same")."""
     start = toks[i][1]
-    if start < 1 or text[start - 1] not in _OPEN_QUOTES:
+    if _spaced_open_quote(text, start):
+        pass  # 2Wiki's style: 'collection," This Angel on My Chest.," won'
+    elif start < 1 or text[start - 1] not in _OPEN_QUOTES:
         return 0
-    if start > 1 and not (text[start - 2].isspace() or text[start - 2] in "(["):
+    elif start > 1 and not (text[start - 2].isspace() or text[start - 2] in "(["):
         return 0
     for m in range(i, min(len(toks), i + _QUOTED_WORDS)):
         word, _, end = toks[m]
@@ -684,9 +693,19 @@ def _quoted_title(text: str, toks: list[tuple[str, int, int]], i: int) -> int:
             return 0
         if not (word[0].isupper() or word[0].isdigit() or word in _QUOTED_CONNECT):
             return 0
-        if text[end : end + 2].lstrip(",.!?")[:1] in _CLOSE_QUOTES:
+        after = text[end : end + 3].lstrip(",.!?")[:1]
+        if after and after in _CLOSE_QUOTES:  # not the end of the text: no quote closes there
             return m + 1 if m > i and (word[0].isupper() or word[0].isdigit()) else 0
     return 0
+
+
+def _spaced_open_quote(text: str, start: int) -> bool:
+    """Whether the word at ``start`` may open a quotation written the 2Wiki way, a space after
+    the quote ('directing" 7th Heaven"( 1927)', 'collection," This Angel on My Chest.," won').
+    A closing quote looks the same there ('significance." Dash has written'): the caller's
+    check that every word up to the next quote is a title's tells them apart."""
+    q = start - 2
+    return q >= 0 and text[q + 1] == " " and text[q] in _OPEN_QUOTES
 
 
 def _function_words(text: str, toks: list[tuple[str, int, int]], j: int, titled: bool) -> int:
