@@ -13,6 +13,8 @@ from tests.compile.wiki_pages import build_zh_folder, pages_by_title
 from wikikv.compile import state
 from wikikv.store.store import Store, open_store
 from wikikv.text.definitions import defining_score, opens_with, summary_sentences
+from wikikv.text.note_glosses import glosses_another, in_note
+from wikikv.text.summary_line import clean_summary
 
 CARTER = """# 赶车
 
@@ -138,3 +140,79 @@ def test_a_summary_keeps_the_gloss_of_a_note_that_holds_the_name() -> None:
     assert summary_sentences(text, 0, len(same), ["王羲之"]) == same
     quote = "〔2〕《太平御览》卷四二五引谢承《后汉书》：“范丹姊病，姊设食；《列女传》亦载之。”"
     assert summary_sentences(quote, 0, len(quote), ["太平御览"]) == quote
+
+
+def test_a_summary_line_drops_the_editors_an_and_garbled_latin() -> None:
+    """The summaries built from "按X，…" kept the 按; a Russian name's original reached the
+    corpus garbled ("（[．X．BEGHESTGOPI，1821—1881）") and was shown as it is. The years stay; a
+    real Latin name, an acronym and a bracket of Chinese words stay too."""
+    assert (
+        clean_summary("按任鸿隽，四川巴县人，科学家。", ["任鸿隽"])
+        == "任鸿隽，四川巴县人，科学家。"
+    )
+    assert clean_summary("按时吃饭。", ["时"]) == "按时吃饭。"
+    assert (
+        clean_summary(
+            "陀思妥夫斯奇（[．X．BEGHESTGOPI，1821—1881） 通译陀思妥耶夫斯基，俄国作家。", []
+        )
+        == "陀思妥夫斯奇（1821—1881） 通译陀思妥耶夫斯基，俄国作家。"
+    )
+    assert (
+        clean_summary(
+            "高尔基（Ｍ．BCDEFGH，１８６８—１９３６） 原名彼什科夫（Ａ．Ｍ．IJKFCL），作家。", []
+        )
+        == "高尔基（１８６８—１９３６） 原名彼什科夫，作家。"
+    )
+    for kept in (
+        "卢骚（ＪAＪAＲｏｕｓｓｅａｕ，1712—1778），法国思想家。",
+        "《博徒别传》（Rodney　Stone），小说。",
+        "苏联（USSR）的作家。",
+        "所谓“四凶”（浑沌、穷奇、[木寿]杌、饕餮）之一。",
+    ):
+        assert clean_summary(kept, []) == kept
+
+
+def test_a_note_on_another_term_does_not_summarise_a_name_it_mentions() -> None:
+    """俞复's summary was the note on 灵学派, and 中国共产党's the second sentence of the note on
+    自由大同盟 (the league, 'under the party's lead', is its dropped subject)."""
+    ling = "正文。\n　　〔４〕　灵学派　一九一七年十年，俞复、陆费逵等人在上海设盛德坛扶乩。\n"
+    assert glosses_another(ling, ling.index("〔"), ["俞复"])
+    assert not glosses_another(ling, ling.index("〔"), ["灵学派"])
+    fu = "正文。\n　　〔5〕伏羲八卦体　伏羲，我国古代传说中的帝王。\n"
+    assert not glosses_another(fu, fu.index("〔"), ["伏羲"])  # the gloss opens with the name
+    league = (
+        "　　〔8〕自由大同盟中国自由运动大同盟的简称。中国共产党支持和领导下的一个革命群众团体，"
+        "一九三○年二月成立于上海。鲁迅是它的发起人之一。\n"
+    )
+    assert glosses_another(league, league.index("中国共产党"), ["中国共产党"])
+    assert not glosses_another(league, league.index("鲁迅是"), ["鲁迅"])
+    story = "中国共产党支持和领导下的一个革命群众团体，成立于上海。\n"
+    assert not glosses_another(story, 0, ["中国共产党"])  # not a note
+    unindented = "〔1〕灵学派　俞复等人设坛扶乩。\n〔2〕新青年　综合性月刊，胡适等人编辑。\n"
+    assert glosses_another(unindented, unindented.index("〔2〕"), ["胡适"])  # its own note's head
+    half = "　　〔3〕《三侠五义》，小说。前半部主要写包拯审案的故事，后半部写侠客。\n"
+    assert not glosses_another(half, half.index("前半部"), ["前半部"])  # 写 takes the 的 phrase
+
+
+def test_a_gloss_later_in_a_hard_wrapped_note_defines() -> None:
+    """ "俞复，江苏无锡人，当时“灵学派”的重要人物之一。" stands mid-note, on a line the note's
+    first line wraps into: it says who he was as a note's head would."""
+    text = (
+        "　　〔１１〕　《灵学杂志》　应为《灵学丛志》，是当时宣传迷信的一种刊物，上海灵学\n"
+        "会编，一九一八年一月发刊。俞复，江苏无锡人，当时“灵学派”的重要人物之一。一九一\n"
+        "七年十月在上海设立盛德坛。\n"
+        "　　俞复，江苏无锡人，这样说。\n"
+    )
+    at = text.index("俞复，江苏")
+    assert in_note(text, at)
+    assert not in_note(text, text.rindex("俞复"))  # a paragraph of its own
+    sentence = "俞复，江苏无锡人，当时“灵学派”的重要人物之一。"
+    assert defining_score(sentence, ["俞复"], True, mid_note=True) > 0
+    assert defining_score(sentence, ["俞复"], True) == 0
+
+
+def test_a_name_founded_or_broken_out_is_a_time() -> None:
+    """ "中国共产党成立后，任党的总书记。" and "抗日战争爆发后回国" tell of someone else."""
+    assert not opens_with("中国共产党成立后，任党的总书记。", ["中国共产党"])
+    assert not opens_with("抗日战争爆发后回国，组织文化人士。", ["抗日战争"])
+    assert opens_with("中国共产党成立于一九二一年。", ["中国共产党"])

@@ -49,6 +49,8 @@ from wikikv.text.definitions import (
     without_note_mark,
 )
 from wikikv.text.digest import is_heading, lead_of, lead_sentence
+from wikikv.text.note_glosses import glosses_another, in_note
+from wikikv.text.summary_line import clean_summary
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
 # what a wikilink's target, and a footnote's path, can hold (WIKILINK, NOTE_LINE, and
@@ -155,7 +157,7 @@ def entity_summary(
             return one_line(without_note_mark(_quote(fact, texts)))
         names = [ent.name, *ent.aliases]
         told = summary_sentences(texts[fact.doc], fact.start, fact.end, names)
-        return one_line(without_note_mark(told), SUMMARY_CHARS)
+        return one_line(clean_summary(without_note_mark(told), names), SUMMARY_CHARS)
     names = [docs[i].title for i in sorted(ent.mentioned_in)[:3]]
     if lang == "zh":
         return one_line(
@@ -373,7 +375,9 @@ def definition(ent: Entity, texts: Mapping[str, str] | None, lang: str) -> Fact 
         if in_speech(text, fact.start):
             continue  # someone's quoted words ("鲁迅是二重性的反革命的人物" of a critic) say
             # what that speaker claims, not who the entity is
-        score = defining_score(text[fact.start : fact.end], names, ent.kind == "person")
+        score = defining_score(
+            text[fact.start : fact.end], names, ent.kind == "person", in_note(text, fact.start)
+        )
         if score > 0 and (best is None or (-score, n) < best):
             best, found = (-score, n), fact
     return found or _zh_first_fact(ent, texts, names)
@@ -397,6 +401,7 @@ def _zh_first_fact(ent: Entity, texts: Mapping[str, str], names: list[str]) -> F
             and describes(_quote(fact, texts), names)
             and says_something(_quote(fact, texts), names)
             and not in_speech(text, fact.start)
+            and not glosses_another(text, fact.start, names)  # a note on another term
         ]
         # what the entity is like (阿Q没有家…) before what it did once (阿Q不开口…)
         for fact in told:

@@ -157,7 +157,7 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
     if lang == "zh":
         if after[:1] in ("的", "之"):
             return False  # 祥林嫂的儿子: the son is the subject
-        if names_a_time(text[m.end : m.end + 3]):
+        if names_a_time(text[m.end : m.end + 4]):
             return False  # 辛亥革命后任…: a time, someone else is the subject
         prefix = prefix.strip(_LEAD)
         if not prefix:

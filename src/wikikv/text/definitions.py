@@ -145,8 +145,13 @@ _LEAD_CHARS = " \t\u3000“”‘’「」『』（）()—…但而于是可然
 
 
 # After a name, what makes it a time ("辛亥革命后任绍兴军政分府都督": after the revolution, someone
-# took office), not the subject; not 后来 'later' ("上海后来…") nor 前往 'go to'.
-_AS_TIME = re.compile(r"^(?:后(?!来)|前(?!往|进|去)|时|以后|以前|之后|之前|期间|以来)")
+# took office), not the subject; not 后来 'later' ("上海后来…") nor 前往 'go to'. The callers
+# look at a few characters after the name.
+_AS_TIME = re.compile(
+    r"^(?:后(?!来)|前(?!往|进|去)|时|以后|以前|之后|之前|期间|以来)"
+    # …or the name's founding, fall or outbreak as a time: "中国共产党成立后，任党的总书记"
+    r"|^(?:成立|建立|创立|失败|爆发|发生|结束|解散|灭亡|覆灭|胜利)(?:后|以后|之后|时|以来|前|以前|之前)"
+)
 
 
 def names_a_time(after_name: str) -> bool:
@@ -195,10 +200,13 @@ def without_note_mark(sentence: str) -> str:
     return sentence[head.end() :] if head else sentence
 
 
-def defining_score(sentence: str, names: list[str], person: bool = False) -> int:
+def defining_score(
+    sentence: str, names: list[str], person: bool = False, mid_note: bool = False
+) -> int:
     """How well ``sentence`` says who or what one of ``names`` is (0: it does not); see the
     module docstring. A ``person`` is never defined by a title given in book-title marks: "发表
-    的那时题为《眉间尺》" names the story, not its hero."""
+    的那时题为《眉间尺》" names the story, not its hero. ``mid_note``: the sentence stands inside
+    an editors' note, not at its head."""
     text = sentence.strip()
     if not text or text.rstrip("”’\"'").endswith(("？", "?", "！", "!")):
         return 0  # a question or an exclamation ("老栓，就是运气了你！") says who no one is
@@ -215,6 +223,10 @@ def defining_score(sentence: str, names: list[str], person: bool = False) -> int
         if not score and body.startswith("按" + name):
             # the editors' "按" inside a note glosses like a note: "按任鸿隽，四川巴县人，科学家。"
             score = _score_name(body[1:], name, True, person)
+        if not score and mid_note and body.startswith(name):
+            rest = body[len(name) :]
+            if _GLOSS.match(rest) and _NATIVE.search(rest):
+                score = 4  # "俞复，江苏无锡人，当时“灵学派”的重要人物之一。" later in a note
         best = max(best, score)
     if best and _KIND_END.search(body):
         best += 1
