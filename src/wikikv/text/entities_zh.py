@@ -138,6 +138,12 @@ def chinese_mentions(
             n for n, k in central.items() if k == "person" and _cut_name(n, text, known, freq)
         ]:
             del central[name]  # 步声 of 脚步声 ('footsteps'): the tail of a word, no name
+        for name in [
+            n
+            for n, k in central.items()
+            if k == "person" and pieces.prefixed_common_noun(n, known, freq)
+        ]:
+            del central[name]  # 小市民 'petty bourgeois': a kind of person, no name
         for name in [n for n, k in central.items() if k == "person" and _translit_tail(n, text)]:
             del central[name]  # 卜生 of 伊卜生 and 易卜生: the tail of foreign names
         for name in [
@@ -255,6 +261,13 @@ def chinese_mentions(
             continue  # 解散国会 'dissolve parliament': an act, though 国会 ends it
         if known is not None and word not in known and _translit_fragment(text, start, pos):
             continue  # 尔斯基 of 卢那察尔斯基: a piece of a longer transliteration
+        if (
+            kind != "person"
+            and known is not None
+            and known.get(word) == "nrt"  # the dictionary's transliterated name
+            and pieces.glued_head(word, text, tokens_at, known, _TRANSLIT)
+        ):
+            continue  # 普罗列塔|利亚: a transliteration's head, a 'place' by its 塔
         if known is not None and freq is not None:
             ok = common.get(word)
             if ok is None:

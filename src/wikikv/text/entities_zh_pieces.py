@@ -29,7 +29,8 @@ def glued_head(
     leaves no word of its own (萧伯|讷: jieba's z), or, spelled mostly in the characters of
     transliterations (``translit``), before a name the tagger guessed (高尔斯|华绥). A name in
     a list of names without commas (管叔蔡叔, 韩愈苏轼) is followed by a name the dictionary
-    holds or by a Chinese one. ``tokens_at``: the tagger's (token, tag) by where it starts."""
+    holds or by a Chinese one; a foreign word before two transliteration characters the
+    dictionary files as a place is cut from a longer word (普罗列塔|利亚). ``tokens_at``: the tagger's (token, tag) by where it starts."""
     foreign = 3 * sum(ch in translit for ch in word) >= 2 * len(word)  # 高尔斯: 高 is no such
     total = glued = 0
     for start, end in common_words.occurrences(word, text):
@@ -47,6 +48,8 @@ def glued_head(
             glued += 1
         elif foreign and nxt[1] in _NAME_TAGS and nxt[0] not in known:
             glued += 1
+        elif foreign and nxt[1] == "ns" and len(nxt[0]) == 2 and set(nxt[0]) <= translit:
+            glued += 1  # 普罗列塔|利亚 'proletaria': a 'place' of transliteration characters
     return total > 0 and glued * 2 >= total
 
 
@@ -98,6 +101,23 @@ def verb_and_word_head(word: str, text: str, known: dict[str, str], freq: dict[s
         after = text[end : end + 1]
         cut += "\u4e00" <= after <= "\u9fff" and freq.get(word[-1] + after, 0) >= _COMMON_FREQ
     return total > 0 and cut == total
+
+
+# 小/老 before a common noun for people in general use: a kind of person or a form of
+# address, no one's name (小市民 'petty bourgeois', 老大人 'old sir'); 小栓, 老拱 put it before a
+# single character, and 小尼姑 'the little nun' of 阿Q before a word the tagger files as a name.
+_PERSON_NOUN_FREQ = 1000
+
+
+def prefixed_common_noun(word: str, known: dict[str, str], freq: dict[str, int]) -> bool:
+    """Whether ``word`` is 小 or 老 before a common noun (tagged n) in general use."""
+    rest = word[1:]
+    return (
+        len(word) == 3
+        and word[0] in "小老"
+        and known.get(rest) == "n"
+        and freq.get(rest, 0) >= _PERSON_NOUN_FREQ
+    )
 
 
 def a_not_a(word: str) -> bool:
