@@ -127,6 +127,74 @@ def test_an_add_with_bounded_related_pages_equals_a_full_build(
     assert _full_rerender_writes(kb) == 0
 
 
+def _shown_links(kb: KnowledgeBase) -> dict[str, list[str]]:
+    """The related pages each bounded entity page shows."""
+    out: dict[str, list[str]] = {}
+    for path in kb.prefix("/"):
+        rec = kb.get(path)
+        if isinstance(rec, FileRecord) and "more related pages are not listed" in rec.text:
+            out[path] = list(rec.meta.links)
+    return out
+
+
+@pytest.mark.parametrize("spoil", [False, True])
+def test_an_add_ranks_a_hubs_links_from_its_stored_subject_sums(
+    store: Store,
+    tmp_path: Path,
+    hotpot_slice: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    spoil: bool,
+) -> None:
+    """An entity over the bound keeps how often each subject's documents name it; an add
+    ranks its links from those sums plus its own documents' part, reading no document's subject
+    for them, and the links the pages show change as a full build's do (London now shows the
+    subject of an added article that names it). A stored record that does not count what its
+    entity counts (``spoil``) is not used: the subjects are read instead."""
+    monkeypatch.setattr(shown_links, "MAX_SHOWN", 3)
+    picks = (10, 98, 125, 143)  # each names some of London, India, Aston Villa, England …
+    lines = _lines(hotpot_slice)
+    whole = store.create_kb("whole")
+    Compiler(whole).build(hotpot_slice)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(
+        _write(tmp_path / "rest.jsonl", [ln for i, ln in enumerate(lines) if i not in picks])
+    )
+    if spoil:
+        london = persisted.family_key(kb, "l", "london")
+        kb.commit([Put(london, msgspec.msgpack.encode(shown_links.SubjectSums(1, 1, {"x": 1})))])
+    before = _shown_links(kb)
+    raw = kb.backend.get(persisted.entity_key(kb, "london"))
+    assert raw is not None
+    old_london = msgspec.msgpack.decode(raw.value, type=model_module.Entity)
+    assert len(old_london.times_named) >= 8
+    subjects: list[str] = []  # the documents whose subject the add reads
+    read = persisted.read_records
+
+    def counted(kb: KnowledgeBase, family: str, names: Iterable[str], type_: Any) -> Any:
+        names = list(names)
+        if family == "ta":
+            subjects.extend(names)
+        return read(kb, family, names, type_)
+
+    monkeypatch.setattr(persisted, "read_records", counted)
+    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    # London's stored sums spare reading the subjects of all its documents (some name
+    # entities the add recomputes, whose documents' subjects it reads to link them)
+    assert (set(old_london.times_named) <= set(subjects)) is spoil, subjects
+    assert report.model_reads, report.model_fallback
+    reads = report.model_reads
+    assert reads.get("entities (from added documents)", 0) >= 4, reads
+    # the hubs' stored sums read and their added part summed in (London's too, unless spoilt)
+    assert reads.get("subject sums added to", 0) >= 4, reads
+    assert reads["subject sums added to"] == reads["l"] - spoil, reads
+    assert reads.get("subjects summed (render)", 0) == 0, reads
+    after = _shown_links(kb)
+    assert "/places/Gillespie Road" not in before["/places/London"]
+    assert "/places/Gillespie Road" in after["/places/London"]
+    assert _pages(kb) == _pages(whole)
+    _stored_model_equals_a_full_derive(kb)
+
+
 @pytest.mark.parametrize("caps", [(150, 150), (2, 3)])
 def test_an_add_updates_much_named_entities_from_the_added_documents(
     store: Store,

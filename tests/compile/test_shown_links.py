@@ -57,6 +57,23 @@ def test_a_link_both_ways_and_a_model_reason_rank_first() -> None:
     assert set(ent.links) == {"o2", "o1"}
 
 
+def test_the_sums_of_two_sets_of_documents_add_up_by_subject() -> None:
+    """An add's part (d6, about o2, names the hub 9 times) summed onto the stored sums is the
+    sum of all the documents, and ranks o2 first as a full build would."""
+    old = shown_links.subject_sums(_hub().times_named, ABOUT)
+    ent = _hub()
+    ent.times_named["d6"] = 9
+    about = ABOUT | {"d6": "o2"}
+    added = shown_links.subject_sums({"d6": 9}, about)
+    both = shown_links.add_sums(old, added)
+    assert both == shown_links.subject_sums(ent.times_named, about)
+    assert both.by_subject["o2"] == 11
+    assert shown_links.fits(both, ent)
+    assert not shown_links.fits(old, ent)
+    bound_links(ent, about, limit=2, sums=both)
+    assert set(ent.links) == {"o0", "o2"}
+
+
 def test_ties_go_by_key_not_by_the_order_links_arrived() -> None:
     a, b = _hub(), _hub()
     b.links = dict(reversed(list(b.links.items())))

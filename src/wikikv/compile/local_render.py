@@ -38,7 +38,6 @@ from wikikv.compile.model import (
     DocAnalysis,
     Entity,
     Model,
-    Titles,
     article_path,
     digest_path,
     member_paths,
@@ -56,7 +55,6 @@ from wikikv.compile.render import (
     top_dirs,
 )
 from wikikv.compile.schema import Schema
-from wikikv.compile.title_index import Lazy, Overlay
 from wikikv.errors import CorruptRecord
 from wikikv.llm.base import Descriptor
 from wikikv.store.kb import KnowledgeBase
@@ -146,11 +144,22 @@ def _many(kb: KnowledgeBase, keys: list[bytes]) -> list[bytes | None]:
     return out
 
 
-def _prefetch_subjects(titles: Titles, docs: set[str]) -> None:
-    """Read the subjects of ``docs`` at once (through the add's overlay to the stored table)."""
-    about = titles.about.base if isinstance(titles.about, Overlay) else titles.about
-    if isinstance(about, Lazy):
-        about.prefetch(docs)
+def _link_sums(
+    kb: KnowledgeBase, up: LocalUpdate, reads: _Reads, render: set[str]
+) -> dict[str, shown_links.SubjectSums]:
+    """The per-subject sums that rank the links of each much-linked entity rendered: as the
+    update wrote them, else the stored record (one read each); where neither fits the entity,
+    summed from the subjects of all its documents, read at once (~7,000 at 100 MB)."""
+    over = {k for k in render if shown_links.keeps_sums(reads.entities[k])}
+    out = {k: up.link_sums[k] for k in over if k in up.link_sums}
+    need = over - set(out)
+    out.update(persisted.read_records(kb, "l", need, shown_links.SubjectSums))
+    reads._add("l (render)", len(need))
+    out = {k: s for k, s in out.items() if shown_links.fits(s, reads.entities[k])}
+    docs = {d for k in over - set(out) for d in reads.entities[k].times_named}
+    shown_links.prefetch_subjects(up.titles.about, docs)
+    reads._add("subjects summed (render)", len(docs))
+    return out
 
 
 def _doc_ids(e: Entity) -> set[str]:
@@ -180,14 +189,10 @@ def local_desired(
     reads = _Reads(kb, up)
     render = (set(up.entities) | up.relinked) - up.gone
     reads.load_entities(render)
-    # before the linked entities are read, so that only the shown ones are; the subjects of the
-    # documents naming a much-linked entity rank its links, read at once (~8,000 at 100 MB)
-    over = [
-        reads.entities[k] for k in render if len(reads.entities[k].links) > shown_links.MAX_SHOWN
-    ]
-    _prefetch_subjects(up.titles, {d for e in over for d in e.times_named})
+    # before the linked entities are read, so that only the shown ones are
+    sums = _link_sums(kb, up, reads, render)
     for k in render:
-        shown_links.bound_links(reads.entities[k], up.titles.about)
+        shown_links.bound_links(reads.entities[k], up.titles.about, sums=sums.get(k))
     reads.load_entities(k for r in render for k in reads.entities[r].links)
     moved_about = [
         a for k, p in up.old_paths.items() if k not in up.gone for a in reads.entities[k].about

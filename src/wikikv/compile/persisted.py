@@ -16,6 +16,9 @@ A full derive (:func:`~wikikv.compile.model.derive_full`) writes, as system reco
 ``…/s/<hash>``             a dimension → :class:`Section`: pages per directory, best members
 ``…/r/<hash>``             a much-named entity → where it is named (:class:`categories.NamedIn`:
                            see :func:`~wikikv.compile.hub_merge.keeps_sums`)
+``…/l/<hash>``             a much-linked entity → how often each subject's documents name it
+                           (:class:`shown_links.SubjectSums`, which rank the links its page
+                           shows: see :func:`~wikikv.compile.shown_links.keeps_sums`)
 =========================  ===================================================================
 
 :func:`add_documents` then updates the model for new documents (see its docstring) reading only
@@ -38,7 +41,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from wikikv.compile import categories, hub_merge
+from wikikv.compile import categories, hub_merge, shown_links
 from wikikv.compile.analyze import analysis_sources, source_hash
 from wikikv.compile.model import (
     CandidateCounts,
@@ -86,7 +89,14 @@ def _code_version() -> str:
     derive or the records' layout (``title_index`` writes some) makes a stored model stale, and
     the next sync derives everything again."""
     here = Path(__file__).parent
-    names = ("model.py", "persisted.py", "hub_merge.py", "categories.py", "title_index.py")
+    names = (
+        "model.py",
+        "persisted.py",
+        "hub_merge.py",
+        "categories.py",
+        "title_index.py",
+        "shown_links.py",
+    )
     derive_sources = [here / n for n in names]
     return source_hash([*derive_sources, *analysis_sources()])
 
@@ -242,6 +252,11 @@ def write_full(
         if hub_merge.keeps_sums(e, schema)
     )
     del cats
+    write(
+        Put(_key(kb, "l", k), _enc.encode(shown_links.subject_sums(e.times_named, model.about)))
+        for k, e in model.entities.items()
+        if shown_links.keeps_sums(e)
+    )
     cand_docs: dict[str, list[str]] = {}
     terms: dict[str, list[str]] = {}
     for doc_id in sorted(docs):
@@ -332,6 +347,7 @@ class LocalUpdate:
     titles: Titles
     docs: dict[str, DocAnalysis]  # the analyses it read, and the new ones
     meta: ModelMeta  # as written (totals after the add)
+    link_sums: dict[str, shown_links.SubjectSums] = field(default_factory=dict)  # as written
     read: dict[str, int] = field(default_factory=dict)
     cpu_s: float = 0.0  # CPU time of the update itself
 
@@ -451,6 +467,8 @@ class _Add:
         self.docs: dict[str, DocAnalysis] = dict(new)
         self.labels: dict[str, hub_merge.DocLabel] = {}  # what the routing reads of the others
         self.sums: dict[str, categories.NamedIn] = {}  # a hub's stored sums, its added part in
+        self.hub_added: dict[str, dict[str, int]] = {}  # a hub's added part of its naming counts
+        self.link_sums: dict[str, shown_links.SubjectSums] = {}
         self._routing: tuple[dict[str, DocAnalysis | hub_merge.DocLabel], dict[str, str]] | None = (
             None
         )
@@ -651,6 +669,7 @@ class _Add:
             facts(group, self.docs, resolved, order, is_new)
             if group is not ents_new:
                 for k, added in group.items():
+                    self.hub_added[k] = added.times_named
                     ents_new[k] = hub_merge.merge(old_recs[k], hubs[k], added)
         self._hub_routing(hubs, old_recs, {k: docs_of[k] for k in hubs})
 
@@ -691,6 +710,7 @@ class _Add:
         new_meta = self._new_meta(ents_new, old_recs, gone)
         parts_changed = {w: parts[w] for w in changed_words}
         sums = self._sum_ops(ents_new, old_recs, gone)
+        sums += self._link_sum_ops(ents_new, old_recs, gone)
         self._write(
             chosen_new, ents_new, extra_recs, moved, gone, cands, parts_changed, new_meta, sums
         )
@@ -719,6 +739,7 @@ class _Add:
             titles=t_new,
             docs=self.docs,
             meta=new_meta,
+            link_sums=self.link_sums,
             read=self.read,
             cpu_s=time.process_time() - cpu,
         )
@@ -933,6 +954,43 @@ class _Add:
             elif k in old_recs and hub_merge.keeps_sums(old_recs[k], schema):
                 ops.append(Delete(_key(kb, "r", k)))
         ops += [Delete(_key(kb, "r", k)) for k in gone if hub_merge.keeps_sums(old_recs[k], schema)]
+        return ops
+
+    def _link_sum_ops(
+        self, ents_new: dict[str, Entity], old_recs: dict[str, Entity], gone: set[str]
+    ) -> list[Op]:
+        """The stored :class:`~wikikv.compile.shown_links.SubjectSums` of the recomputed
+        entities over the bound: a hub's stored ones plus its added documents' part, the others'
+        (and an entity crossing the bound) summed from all the documents naming them, whose
+        subjects the add read to link them (or reads now); the others' go. An entity not
+        recomputed keeps its naming counts, and no stored document's subject changes in an add,
+        so its record stays exact."""
+        assert self.t_new is not None
+        about = self.t_new.about
+        keeps = shown_links.keeps_sums
+        merged = [k for k in self.hub_added if keeps(ents_new[k]) and keeps(old_recs[k])]
+        stored = self._records("l", merged, shown_links.SubjectSums)
+        for k in merged:
+            if k in stored:
+                added = shown_links.subject_sums(self.hub_added[k], about)
+                sums = shown_links.add_sums(stored[k], added)
+                if shown_links.fits(sums, ents_new[k]):
+                    self.link_sums[k] = sums
+        self._count("subject sums added to", len(self.link_sums))
+        whole = [k for k, e in ents_new.items() if keeps(e) and k not in self.link_sums]
+        need = {d for k in whole for d in ents_new[k].times_named}
+        shown_links.prefetch_subjects(about, need)
+        self._count("subjects summed", len(need))
+        for k in whole:
+            self.link_sums[k] = shown_links.subject_sums(ents_new[k].times_named, about)
+        kb = self.kb
+        ops: list[Op] = [
+            Put(_key(kb, "l", k), _enc.encode(sums)) for k, sums in self.link_sums.items()
+        ]
+        for k, e in ents_new.items():
+            if k in old_recs and keeps(old_recs[k]) and not keeps(e):
+                ops.append(Delete(_key(kb, "l", k)))
+        ops += [Delete(_key(kb, "l", k)) for k in gone if keeps(old_recs[k])]
         return ops
 
 
