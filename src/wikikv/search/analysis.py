@@ -239,15 +239,45 @@ def readable_body(text: str) -> str:
     return _WIKILINK.sub(_link_words, text) if "[[" in text else text
 
 
+# A page's front matter (its kind, dates, aliases and tags: fields of their own, or nothing a
+# reader searches for), its footnote markers and the character spans its footnotes cite ("[^3]:
+# [[/sources/articles/p01771]] chars 419-627"). Every compiled page has them: indexed, they put
+# the same dozen terms ("type", "created", "2026", "chars") in every page — the longest posting
+# blocks of the index — and numbers that match a query's years. A footnote's article stays:
+# its name is the cited work's title where the corpus names its files so (Lu Xun's essays).
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+_MARKER = re.compile(r"\[\^[^\]\n]+\](?::)?")  # "[^3]" after a fact, "[^3]:" before its note
+_SPAN = re.compile(r"\]\] chars \d+-\d+$", re.M)  # a footnote's "chars a-b"
+
+
+def page_body(text: str) -> str:
+    """The part of a page's text a reader reads: without its front matter, footnote markers
+    and cited spans."""
+    if text.startswith("---\n"):
+        text = _FRONT_MATTER.sub("", text, count=1)
+    if "[^" not in text:
+        return text
+    return _MARKER.sub("", _SPAN.sub("]]", text))
+
+
 def record_fields(rec: IndexRecord) -> tuple[str, str, list[str], list[str], str, str, str]:
-    """(path, title, aliases, tags, summary, body, kind) of a page or directory."""
+    """(path, title, aliases, tags, summary, body, kind) of a page or directory; an article is
+    indexed as its document was written, a compiled or written page by :func:`page_body`."""
     seg = unescape_segment(rec.name) if rec.name else ""
-    body = readable_body(rec.text)
     if isinstance(rec, FileRecord):
         m = rec.meta
         title = m.title or seg
-        return rec.path, title, list(m.aliases), list(m.tags), m.summary, body, m.kind
-    return rec.path, seg or "/", [], [], "", body, "dir"
+        text = rec.text if m.kind == "article" else page_body(rec.text)
+        return (
+            rec.path,
+            title,
+            list(m.aliases),
+            list(m.tags),
+            m.summary,
+            readable_body(text),
+            m.kind,
+        )
+    return rec.path, seg or "/", [], [], "", readable_body(rec.text), "dir"
 
 
 def fields_of(rec: IndexRecord) -> Fields:
