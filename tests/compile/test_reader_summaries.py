@@ -216,3 +216,18 @@ def test_a_name_founded_or_broken_out_is_a_time() -> None:
     assert not opens_with("中国共产党成立后，任党的总书记。", ["中国共产党"])
     assert not opens_with("抗日战争爆发后回国，组织文化人士。", ["抗日战争"])
     assert opens_with("中国共产党成立于一九二一年。", ["中国共产党"])
+
+
+def test_a_title_with_its_kind_before_it_says_what_it_is() -> None:
+    """Works named in passing kept "在 N 篇文章中提到": "他的剧本《玩偶之家》，写娜拉…" says it is
+    a play. Weakest of the definitions; not a title in a list of titles, not the line before
+    someone's words, never a person's."""
+    play = "他的剧本《玩偶之家》，写娜拉不甘做丈夫的玩偶而离家出走的故事。"
+    assert defining_score(play, ["玩偶之家"]) == 1
+    assert defining_score(play, ["玩偶之家"], person=True) == 0
+    listed = "著有长篇小说《战争与和平》、《安娜·卡列尼娜》、《复活》等。"
+    assert defining_score(listed, ["战争与和平"]) == 0
+    assert defining_score(listed, ["复活"]) == 0
+    said = "他在短篇小说集《荆棘》的代序《自招》里说：“得朋友的一株霸王鞭是今年。”"
+    assert defining_score(said, ["荆棘"]) == 0
+    assert defining_score("参看本书《忽然想到》之十一及其注。", ["忽然想到"]) == 0

@@ -289,6 +289,15 @@ def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> in
             and _OTHER_TITLE_THEN_IS.match(body, end)
         ):
             score = max(score, 3)  # "现存《老子》（一名《道德经》），分…两篇，是…的言论集。"
+        elif (
+            not person
+            and body[at - 1 : at] == "《"
+            and _KIND_BEFORE_TITLE.search(body[: at - 1])
+            and body[end : end + 1] == "》"
+            and not _ANOTHER_TITLE_AFTER.match(body, end + 1)
+            and "：“" not in body  # not the line before someone's words ("…里说：“…”")
+        ):
+            score = max(score, 1)  # "他的剧本《玩偶之家》，写娜拉…": the title with its kind
         elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
@@ -320,6 +329,14 @@ _OTHER_TITLE_THEN_IS = re.compile(
     r"》[（(](?:一名|又名|即|原名|亦名|亦称|又称|简称|全称)《[^《》]{1,30}》[）)]"
     r"(?:[，,][^。；;！？]*?)?[，,](?:是|乃)(?!不|否)"
 )
+# A kind of writing right before a title, as its apposition: "他的剧本《玩偶之家》", "泰戈尔的诗集
+# 《新月集》".
+_KIND_BEFORE_TITLE = re.compile(
+    r"(?:剧本|诗剧|小说|诗集|文集|论文集|小说集|散文集|杂文集|三部曲|童话|长诗|史诗|画集"
+    r"|自传|回忆录|代表作|主要著作|著作)$"
+)
+# A title in a list of titles ("《新月集》、《飞鸟集》", "《穷人》和《罪与罚》") is one of several.
+_ANOTHER_TITLE_AFTER = re.compile(r"[、，,]?\s*(?:和|与|及|以及)?\s*《")
 # What follows a name and a comma when the note goes on to say what it names: "，俄国作家。"
 _GLOSS_AFTER = re.compile(r"[，,][^。；;]{4,}")
 
