@@ -16,11 +16,15 @@ from wikikv.bench.bigcorpus import (
     write_corpus,
 )
 from wikikv.bench.compile_large import (
+    ADDS,
     _children_private_kb,
+    _extras,
     cpu_by_part,
     fit,
     run_adds,
     run_large,
+    sample_extras,
+    sample_summary,
 )
 
 RECORDS = [
@@ -166,3 +170,40 @@ def test_cpu_by_part_puts_what_no_phase_holds_in_other() -> None:
     assert (parts["analyse"], parts["render"], parts["derive"]) == (4.0, 3.0, 0.0)
     assert parts["index_worker"] == 2.0
     assert parts["other"] == 1.0  # 10 - 4 - 3 - 2
+
+
+def test_a_wider_sample_adds_documents_after_the_benchmarks_own(tmp_path: Path) -> None:
+    source = tmp_path / "src.jsonl"
+    records = [
+        {
+            "id": f"d{i:02}",
+            "title": f"Title {i}",
+            "text": f"Doc {i} " + ("was made in the United States." if i % 3 == 0 else "was not."),
+        }
+        for i in range(40)
+    ]
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    own = {r["id"] for r in _extras(source, 2, None)}
+    sample = sample_extras(source, 2, 4)
+    ids = [r["id"] for r in sample]
+    assert len(ids) == len(set(ids)) == 8
+    assert not own & set(ids)
+    plain, hub = sample[:4], sample[4:]
+    # the plain ones are the records after the benchmark's first five that it does not add
+    after = [r["id"] for r in extra_documents(source, 2, 40)][ADDS:]
+    assert [r["id"] for r in plain] == [i for i in after if i not in own][:4]
+    assert all("United States" in r["text"] for r in hub)
+
+
+def test_the_sample_summary_counts_each_class_against_the_bound() -> None:
+    def add(wall: float, hub: bool) -> dict[str, object]:
+        return {"wall_s": wall, "cpu_s": wall / 2, "names_hub": hub}
+
+    rows = [add(w, False) for w in (0.1, 0.2, 0.6)] + [add(w, True) for w in (0.4, 1.5)]
+    summary = sample_summary(rows)
+    assert summary["plain"]["adds"] == 3
+    assert summary["plain"]["within_0.5_s"] == 2
+    assert summary["plain"]["wall_median_s"] == 0.2
+    assert summary["plain"]["wall_max_s"] == 0.6
+    assert summary["names_hub"]["within_0.5_s"] == 1
+    assert summary["names_hub"]["cpu_max_s"] == 0.75

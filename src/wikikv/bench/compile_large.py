@@ -289,10 +289,48 @@ def run_large(
     return out
 
 
-def run_adds(kept: Path, work: Path) -> dict[str, Any]:
+def sample_extras(
+    source: Path, copies: int, sample: int, limit: int | None = None
+) -> list[dict[str, str]]:
+    """A wider sample than the benchmark's seven, after them in copy ``copies``: the next
+    ``sample`` documents in order (plain adds, most naming no hub), then ``sample`` documents
+    further on that name :data:`~wikikv.bench.bigcorpus.HUB_NAME`."""
+    seen = {r["id"] for r in _extras(source, copies, limit)}
+    plain = [r for r in extra_documents(source, copies, ADDS + 3 * sample, limit)[ADDS:]]
+    plain = [r for r in plain if r["id"] not in seen][:sample]
+    seen |= {r["id"] for r in plain}
+    hub = documents_naming(source, copies, HUB_NAME, len(seen) + sample, ADDS, limit)
+    return plain + [r for r in hub if r["id"] not in seen][:sample]
+
+
+def sample_summary(adds: list[dict[str, Any]], bound_s: float = 0.5) -> dict[str, Any]:
+    """Per class of add (naming the hub or not): how many, the median, 90th percentile and
+    slowest wall and CPU time, and how many stayed within ``bound_s`` of wall time."""
+    out: dict[str, Any] = {}
+    for label, hub in (("plain", False), ("names_hub", True)):
+        rows = [a for a in adds if a["names_hub"] is hub]
+        if not rows:
+            continue
+        walls = sorted(a["wall_s"] for a in rows)
+        cpus = sorted(a["cpu_s"] for a in rows)
+        out[label] = {
+            "adds": len(rows),
+            "wall_median_s": _median(walls),
+            "wall_p90_s": walls[min(len(walls) - 1, int(0.9 * len(walls)))],
+            "wall_max_s": walls[-1],
+            "cpu_median_s": _median(cpus),
+            "cpu_max_s": cpus[-1],
+            f"within_{bound_s}_s": sum(w <= bound_s for w in walls),
+        }
+    return out
+
+
+def run_adds(kept: Path, work: Path, sample: int = 0) -> dict[str, Any]:
     """Copy the store ``kept`` (``<keep>/store-<copies>`` of :func:`run_large`) to ``work`` and
     time adds against the copy, one by one as the large benchmark does (:func:`_extras`), of
-    the copy after the next (the benchmark's own adds, of the next, are in it)."""
+    the copy after the next (the benchmark's own adds, of the next, are in it); ``sample``:
+    then that many more plain adds and as many naming the hub (:func:`sample_extras`),
+    summarised by class."""
     from wikikv.compile.pipeline import Compiler
     from wikikv.quality.hooks import gated
     from wikikv.store.store import open_store
@@ -300,6 +338,8 @@ def run_adds(kept: Path, work: Path) -> dict[str, Any]:
     about = json.loads(kept.with_suffix(".json").read_text(encoding="utf-8"))
     source, n = Path(about["source"]), int(about["copies"])
     extras = _extras(source, n + 1, about["limit"])
+    if sample:
+        extras += sample_extras(source, n + 1, sample, about["limit"])
     shutil.rmtree(work, ignore_errors=True)
     shutil.copytree(kept, work)
     store = open_store(f"lmdb://{work}?sync=false")
@@ -311,7 +351,10 @@ def run_adds(kept: Path, work: Path) -> dict[str, Any]:
     finally:
         store.close()
         shutil.rmtree(work, ignore_errors=True)  # a copy of the kept store: ~9 GB at 36 copies
-    return {"copies": n, **_add_summary(adds)}
+    result = {"copies": n, **_add_summary(adds)}
+    if sample:
+        result["sample"] = sample_summary(adds)
+    return result
 
 
 TARGET_MB = 100.0

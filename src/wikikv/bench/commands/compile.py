@@ -46,6 +46,13 @@ from wikikv.interfaces.common import json_option
     help="Instead of building: time five more adds against a copy of a store --keep kept "
     "(DIR/store-<copies>), made at <it>-adds.",
 )
+@click.option(
+    "--sample",
+    default=0,
+    show_default=True,
+    help="With --adds-on: then this many more plain adds and as many naming the corpus's "
+    "most-named entity, summarised per class (median, p90, slowest, how many within 0.5 s).",
+)
 @json_option
 def compile_bench(
     corpora: tuple[str, ...],
@@ -55,6 +62,7 @@ def compile_bench(
     large: str,
     keep: str,
     adds_on: str,
+    sample: int,
     as_json: bool,
 ) -> None:
     """Build each corpus from scratch and report documents/s, peak memory, store size, the
@@ -64,6 +72,7 @@ def compile_bench(
     Example: wikikv bench compile --corpus luxun
     Example: wikikv bench compile --large only:3,6,12
     Example: wikikv bench compile --large only:36 --keep /tmp/k; then --adds-on /tmp/k/store-36
+    Example: wikikv bench compile --adds-on /tmp/k/store-36 --sample 30
     """
     from pathlib import Path
 
@@ -73,7 +82,7 @@ def compile_bench(
         from wikikv.bench.compile_large import run_adds
 
         kept = Path(adds_on)
-        adds = run_adds(kept, kept.with_name(kept.name + "-adds"))
+        adds = run_adds(kept, kept.with_name(kept.name + "-adds"), sample)
         click.echo(json.dumps(adds, indent=2))
         write_result({"adds_on": adds_on, **adds}, out)
         return
