@@ -152,11 +152,12 @@ class AlreadyExists(WikiKVError):
 class ConflictError(WikiKVError):
     """Optimistic concurrency: the version the writer expected is stale."""
 
-    def __init__(self, key: str, expected: int | None, actual: int | None) -> None:
+    def __init__(self, key: str, expected: int | None, actual: int | None, hint: str = "") -> None:
         self.key = key
         self.expected = expected
         self.actual = actual
-        super().__init__(f"version conflict on {key}: expected version {expected}, found {actual}")
+        message = f"version conflict on {key}: expected version {expected}, found {actual}"
+        super().__init__(f"{message}; {hint}" if hint else message)
 
 
 class ReviewDecided(WikiKVError):

@@ -31,6 +31,14 @@ record's fields, then the body block's other fields; the body block's copies of 
 compiled_by, ...) is carried over from the current record, and the page is marked as edited by
 hand (``meta.edited_by``) when its text or fields changed — so ``put`` of what ``get`` printed
 changes nothing but the version.
+
+**Where and when it was read.** ``wikikv get`` ends the block with one line of housekeeping,
+``wikikv: {path: /people/Lu Xun, version: 3}`` (:func:`render` with ``stamp``), so that ``put``
+of the edited file can tell the page changed since it was printed (someone else's edit, a
+build) or that it is being written to another path than the one it came from (a page found by
+its name lives elsewhere) — instead of overwriting the other change, or making a second page,
+without a word. :func:`edit_stamp` reads the line back; it is never stored (``wikikv`` is a
+reserved field name).
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import datetime as dt
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, get_args
 
 import yaml
@@ -47,6 +56,7 @@ from wikikv.errors import InvalidRecord
 from wikikv.store.records import DirRecord, FileKind, FileMeta, FileRecord
 
 FIELDS = ("title", "aliases", "tags", "summary", "sources", "type")
+STAMP = "wikikv"  # the housekeeping line `get` prints and `put` checks: never a stored field
 # Keys of a compiled body's own block that the printed block never repeats: housekeeping the
 # compiler owns (``type`` there is the dimension, not the record kind) and the record's copies.
 _BODY_HOUSEKEEPING = ("type", "created", "updated")
@@ -125,13 +135,49 @@ def printed_fields(record: FileRecord) -> tuple[dict[str, Any], str]:
     return fields, rest
 
 
-def render(record: FileRecord) -> str:
+def render(record: FileRecord, stamp: bool = False) -> str:
     """The page as a Markdown file with one front-matter block (none when the page has no
-    fields); :func:`parse` / :func:`page_for_put` read it back."""
+    fields and no ``stamp``); :func:`parse` / :func:`page_for_put` read it back. ``stamp``: end
+    the block with the page's path and version (see the module docstring)."""
     fields, rest = printed_fields(record)
+    fields.pop(STAMP, None)
+    if stamp:
+        fields[STAMP] = {"path": record.path, "version": record.version}
     if not fields and not rest.startswith(_FENCE):
         return rest
     return f"{_FENCE}\n{_dump(fields)}{_FENCE}\n\n{rest}"
+
+
+@dataclass(frozen=True)
+class EditStamp:
+    """Where a printed page was read from, and at which version."""
+
+    path: str
+    version: int
+
+
+def edit_stamp(source: str, origin: str = "page") -> EditStamp | None:
+    """The ``wikikv: {path, version}`` line of a page ``get`` printed, or None when the file
+    has none (a page written by hand); a malformed one is refused."""
+    fields, _ = split(source, origin)
+    if STAMP not in fields:
+        return None
+    value = fields[STAMP]
+    path = value.get("path") if isinstance(value, dict) else None
+    version = value.get("version") if isinstance(value, dict) else None
+    if (
+        not isinstance(path, str)
+        or not isinstance(version, int)
+        or isinstance(version, bool)
+        or version < 0
+        or set(value) != {"path", "version"}
+    ):
+        raise InvalidRecord(
+            f"{origin}: front matter field {STAMP!r} is housekeeping `wikikv get` prints, "
+            f"{{path: /a/page, version: N}}, not {value!r}; delete the line to write the file "
+            "as a new page"
+        )
+    return EditStamp(path, version)
 
 
 def render_dir(record: DirRecord) -> str:
@@ -213,7 +259,7 @@ def meta_from(fields: dict[str, Any], origin: str = "page") -> FileMeta:
     """Build a FileMeta from front matter fields, refusing wrong types of known fields and
     keeping unknown ones in ``meta.extra``."""
     meta = FileMeta()
-    meta.extra = {str(k): _plain(v) for k, v in fields.items() if k not in FIELDS}
+    meta.extra = {str(k): _plain(v) for k, v in fields.items() if k not in FIELDS and k != STAMP}
     if fields.get("title") is not None:
         meta.title = _as_str(fields["title"], "title", origin)
     if fields.get("summary") is not None:

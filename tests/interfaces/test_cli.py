@@ -74,7 +74,8 @@ def test_init_creates_store_and_kb(store_url: str) -> None:
 
 def test_put_then_get_round_trips_the_page(store_url: str, kb_with_page: Path) -> None:
     got = ok(cli(store_url, "get", "/people/Lu Xun"))
-    assert got.stdout.rstrip("\n") == PAGE.rstrip("\n")
+    stamped = PAGE.replace("---\n\n", "wikikv: {path: /people/Lu Xun, version: 1}\n---\n\n")
+    assert got.stdout.rstrip("\n") == stamped.rstrip("\n")
     record = json.loads(ok(cli(store_url, "get", "/people/Lu Xun", "--json")).stdout)
     assert record["path"] == "/people/Lu Xun"
     assert record["meta"]["title"] == "Lu Xun"

@@ -228,7 +228,12 @@ def test_get_prints_one_block_and_put_of_it_changes_only_the_version(
         if name not in same:
             assert getattr(after.meta, name) == getattr(before.meta, name), name
     assert after.version == before.version + 1
-    assert ok(run(store, "get", "/people/Lu Xun")).stdout == printed
+    stamp = f"wikikv: {{path: /people/Lu Xun, version: {before.version}}}\n"
+    assert stamp in printed
+    again = ok(run(store, "get", "/people/Lu Xun")).stdout
+    assert again == printed.replace(
+        stamp, stamp.replace(f" {before.version}}}", f" {after.version}}}")
+    )
 
 
 def test_unknown_fields_kept_and_links_survive_a_body_edit(store: str, workdir: Path) -> None:
@@ -246,7 +251,63 @@ def test_unknown_fields_kept_and_links_survive_a_body_edit(store: str, workdir: 
 
 def test_a_page_without_front_matter_comes_back_without_one(store: str, workdir: Path) -> None:
     ok(run(store, "put", "/notes/plain", str(write(workdir / "plain.md", "Just text.\n"))))
-    assert ok(run(store, "get", "/notes/plain")).stdout == "Just text.\n"
+    printed = ok(run(store, "get", "/notes/plain")).stdout
+    # the block holds the stamp alone, and is not stored: the page stays without front matter
+    assert printed == "---\nwikikv: {path: /notes/plain, version: 1}\n---\n\nJust text.\n"
+    ok(run(store, "put", "/notes/plain", str(write(workdir / "plain.md", printed))))
+    rec = page(store, "/notes/plain")
+    assert (rec.text, rec.meta.extra, rec.version) == ("Just text.\n", {}, 2)
+
+
+# ----------------------------------------------------------------------------- the stamp
+def test_a_put_of_a_page_changed_since_it_was_printed_is_refused(store: str, workdir: Path) -> None:
+    mine = ok(run(store, "get", "/people/Lu Xun")).stdout
+    _edit(store, workdir, "/people/Lu Xun", "# Lu Xun", "# Lu Xun (their edit)")
+    theirs = page(store, "/people/Lu Xun")
+    edited = write(workdir / "mine.md", mine.replace("# Lu Xun", "# Lu Xun (my edit)", 1))
+    out = refused(store, "put", "/people/Lu Xun", str(edited), says="version conflict")
+    assert f"printed at version {theirs.version - 1}" in out.output
+    assert "wikikv audit --path '/people/Lu Xun'" in out.output
+    assert "--force" in out.output
+    # their edit stands; --force overwrites it, as asked
+    ok(run(store, "put", "/people/Lu Xun", str(edited), "--force"))
+    assert "(my edit)" in page(store, "/people/Lu Xun").text
+    # an explicit --expect still decides
+    refused(store, "put", "/people/Lu Xun", str(edited), "--expect", "1", says="conflict")
+
+
+def test_a_page_printed_from_one_path_is_not_put_at_another(store: str, workdir: Path) -> None:
+    printed = ok(run(store, "get", "Lu Xun")).stdout  # found by its name
+    assert "wikikv: {path: /people/Lu Xun, version:" in printed
+    f = write(workdir / "lu.md", printed.replace("# Lu Xun", "# Lu Xun (edited)", 1))
+    out = refused(store, "put", "/people/Lu Xun (2)", str(f), says="would make a second page")
+    assert "printed from /people/Lu Xun" in out.output
+    ok(run(store, "put", "/people/Lu Xun", str(f)))
+    # without the stamp the file is a page like any other, written where asked
+    stamp = next(line for line in printed.splitlines() if line.startswith("wikikv:"))
+    ok(
+        run(
+            store,
+            "put",
+            "/notes/copy",
+            str(write(workdir / "c.md", printed.replace(stamp + "\n", ""))),
+        )
+    )
+    assert page(store, "/notes/copy").meta.title == "Lu Xun"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "wikikv: 3",
+        "wikikv: {path: /people/Lu Xun}",
+        "wikikv: {path: /people/Lu Xun, version: x}",
+        "wikikv: {path: /people/Lu Xun, version: 1, extra: 2}",
+    ],
+)
+def test_a_malformed_stamp_is_refused(store: str, workdir: Path, line: str) -> None:
+    f = write(workdir / "bad.md", f"---\ntitle: X\n{line}\n---\n\nText.\n")
+    refused(store, "put", "/people/Lu Xun", str(f), says="housekeeping `wikikv get` prints")
 
 
 # ----------------------------------------------------------------------------- 5. opening

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import shlex
 from typing import Any, BinaryIO
 
 import click
 import yaml
 
 from wikikv import pages_md
-from wikikv.errors import ConflictError, DirectoryNotEmpty, NotFound
+from wikikv.errors import ConflictError, DirectoryNotEmpty, InvalidRecord, NotFound
 from wikikv.interfaces.commands.lazy import WikiKVMain
 from wikikv.interfaces.common import (
     confirm_or_abort,
@@ -239,7 +240,9 @@ def ls(
 @click.argument("path", callback=trailing_slash)
 def get(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
     """Print the page at PATH as Markdown with one YAML front-matter block (the record with
-    --json). PATH may also be a page name or alias, or a source document's id.
+    --json). PATH may also be a page name or alias, or a source document's id. The block ends
+    with the page's path and version (`wikikv: {path: ..., version: N}`), which `put` of the
+    edited file checks.
 
     \b
     Example:
@@ -255,7 +258,7 @@ def get(store_url: str, kb_name: str, as_json: bool, path: str) -> None:
     if rec.path != kb.norm(path) and not as_json:
         click.echo(f"(redirected from {kb.norm(path)} to {rec.path})", err=True)
     if isinstance(rec, FileRecord):
-        text = pages_md.render(rec)
+        text = pages_md.render(rec, stamp=True)  # `put` of the edited file checks the stamp
     elif isinstance(rec, DirRecord):
         text = pages_md.render_dir(rec)
     else:  # pragma: no cover - kb.get follows redirects
@@ -326,13 +329,27 @@ def audit(store_url: str, kb_name: str, as_json: bool, limit: int, path_prefix: 
     default=None,
     help="Write only if the page is at this version (0: only if it does not exist).",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write even if the page changed since `get` printed FILE, or FILE came from another path.",
+)
 def put(
-    store_url: str, kb_name: str, as_json: bool, path: str, file: BinaryIO, expect: int | None
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    path: str,
+    file: BinaryIO,
+    expect: int | None,
+    force: bool,
 ) -> None:
     """Write the page at PATH from FILE, Markdown with YAML front matter (title, aliases, tags,
     summary, sources, type; other fields are kept as given); FILE '-' reads stdin. What `get`
     printed can be edited and put back: links and compiler metadata are kept, and the page is
-    marked as edited by hand so later builds merge into it instead of overwriting it.
+    marked as edited by hand so later builds merge into it instead of overwriting it. Its
+    `wikikv:` line says where and at which version it was read: the write is refused if the
+    page has changed since (someone's edit, a build) or PATH is another page (--force writes
+    anyway; delete the line to write the file as a new page).
 
     \b
     Example:
@@ -345,14 +362,33 @@ def put(
     origin = "stdin" if name in ("-", "<stdin>") else name
     source = text_from_bytes(file.read(), origin)
     pages_md.parse(source, origin)  # refuse bad front matter before opening anything
+    stamp = pages_md.edit_stamp(source, origin)
     kb = open_kb(store_url, kb_name)
     p = kb.norm(path)
+    hint = ""
+    if stamp is not None and not force:
+        if kb.norm(stamp.path) != p:
+            raise InvalidRecord(
+                f"{origin} was printed from {stamp.path} (its `wikikv:` line); writing it to "
+                f"{p} would make a second page. Put it back at {stamp.path}, move the page "
+                "with `wikikv mv`, or delete the `wikikv:` line to write a new page"
+            )
+        if expect is None:
+            expect = stamp.version
+            hint = (
+                f"{origin} was printed at version {stamp.version} and the page changed since "
+                f"(`wikikv audit --path {shlex.quote(p)}` says who): get it again and redo the "
+                "edit, or put with --force to overwrite"
+            )
     cur = kb.get(p, follow_redirects=False)
     current = cur if isinstance(cur, FileRecord) else None
     if expect is not None and expect != (cur.version if cur is not None else 0):
-        raise ConflictError(p, expect, cur.version if cur is not None else 0)
+        raise ConflictError(p, expect, cur.version if cur is not None else 0, hint)
     body, meta = pages_md.page_for_put(source, current, kb.actor, origin, handedits.owned_sig)
-    rec = kb.put(p, body, meta, expect=ANY if expect is None else expect)
+    try:
+        rec = kb.put(p, body, meta, expect=ANY if expect is None else expect)
+    except ConflictError as exc:  # changed between the check above and the write
+        raise ConflictError(p, exc.expected, exc.actual, hint) from exc
     if meta.edited_by and meta.edited_at != (current.meta.edited_at if current else None):
         handedits.mark_edited(kb, rec.path)
     emit(
