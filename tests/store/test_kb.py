@@ -215,6 +215,20 @@ def test_move_directory_and_chained_redirects(kb: KnowledgeBase) -> None:
     assert tree_problems(kb) == []
 
 
+def test_resolve_many_says_what_get_finds_without_decoding_pages(kb: KnowledgeBase) -> None:
+    kb.put("/a/x", "x")
+    kb.put("/b", "b")
+    kb.move("/a/x", "/c/y")
+    kb.move("/c/y", "/d/z")  # /a/x -> /c/y -> /d/z: two hops
+    kb.put("/e", "e")
+    kb.move("/e", "/f")
+    kb.delete("/f")  # /e is a redirect to nothing
+    paths = ["/a/x", "/b", "/a", "/e", "/missing", "/d/z", "/c/y"]
+    assert kb.resolve_many(paths) == [True, True, True, False, False, True, True]
+    assert kb.resolve_many(paths) == [kb.get(p) is not None for p in paths]
+    assert kb.resolve_many([]) == []
+
+
 def test_move_without_redirect_and_errors(kb: KnowledgeBase) -> None:
     kb.put("/a", "A")
     kb.put("/b", "B")

@@ -67,6 +67,7 @@ class _RenderView(v.View):
         self.dirs = {}
         self.parsed = {}
         self._articles = {}
+        self._exists = {}
         self._texts = texts
         # the few ids the article path does not give back (cut when long, or not NFC)
         self._odd = {article_path(d): d for d in texts if not _round_trips(d)}

@@ -49,6 +49,7 @@ class _ChunkView(v.View):
         self.dirs = {}
         self.parsed = {p: parse(r.text, links) for p, r in pages.items()}
         self._articles = {} if articles is None else articles
+        self._exists = {}
         # the articles the chunk cites, in one multi-get per 500 (not one read per page)
         cited = {n.path for page in self.parsed.values() for n in page.notes.values()}
         cited.update(s for r in pages.values() for s in r.meta.sources)

@@ -96,11 +96,24 @@ class View:
                 elif isinstance(rec, DirRecord) and not is_under(p, "/sources"):
                     self.dirs[p] = rec
         self.parsed: dict[str, ParsedPage] = {p: parse(r.text) for p, r in self.pages.items()}
+        self._exists: dict[str, bool] = {}
 
     def exists(self, path: str) -> bool:
         if self.all_paths is not None and path in self.all_paths:
             return True
-        return self.kb.get(path) is not None  # a redirect left by a move still resolves
+        hit = self._exists.get(path)
+        if hit is None:  # a redirect left by a move still resolves
+            hit = self._exists[path] = self.kb.get(path) is not None
+        return hit
+
+    def look_up(self, paths: Iterable[str]) -> None:
+        """Ask the store at once whether the paths a page links exist (one multi-get per 500;
+        remembered: an add's pages link the same hubs), before :meth:`exists` is asked."""
+        known = self.all_paths if self.all_paths is not None else ()
+        need = sorted({p for p in paths if p not in self._exists and p not in known})
+        for i in range(0, len(need), 500):
+            chunk = need[i : i + 500]
+            self._exists.update(zip(chunk, self.kb.resolve_many(chunk), strict=True))
 
     def articles(self, paths: Iterable[str]) -> None:
         """Load the cited articles not loaded yet (one multi-get per 500)."""
@@ -141,6 +154,9 @@ def check_page(
 
 def _dangling(view: View, path: str, rec: FileRecord, page: ParsedPage) -> list[Finding]:
     out: list[Finding] = []
+    view.look_up(
+        t for t in (*(link.target for link in page.links), *rec.meta.links) if t[:1] == "/"
+    )
     seen_targets: set[str] = set()
     for link in page.links:
         t = link.target

@@ -129,6 +129,37 @@ def encode(record: AnyRecord, limit: int = MAX_RECORD_BYTES) -> bytes:
     return data
 
 
+class _Kept(msgspec.Struct, tag="file"):
+    """A record read for its existence alone: every field skipped, not built."""
+
+
+class _KeptDir(msgspec.Struct, tag="dir"):
+    pass
+
+
+class _KeptPage(msgspec.Struct, tag="dirpage"):
+    pass
+
+
+class _Forward(msgspec.Struct, tag="redirect"):
+    target: str
+
+
+_kind_decoder: msgspec.msgpack.Decoder[_Kept | _KeptDir | _KeptPage | _Forward] = (
+    msgspec.msgpack.Decoder(_Kept | _KeptDir | _KeptPage | _Forward)
+)
+
+
+def redirect_target(data: bytes) -> str | None:
+    """The target of a stored redirect record, None for any other record — without building
+    the record (a page's text is skipped, not decoded)."""
+    try:
+        rec = _kind_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise CorruptRecord(f"stored record does not decode: {exc}") from exc
+    return rec.target if isinstance(rec, _Forward) else None
+
+
 def decode(data: bytes) -> AnyRecord:
     try:
         return _decoder.decode(data)
