@@ -3,7 +3,8 @@
 Each command's examples run in a fresh copy of a workspace: the default store ``./wikikv-data``
 holding the ``demo`` kb, plus the small files the examples name (``notes/a.md``, ``my-notes/``,
 ...). Left out, with the reason: the ``bench`` group (benchmarks build their own stores and take
-minutes; they are exercised by tests/bench) and commands that serve until stopped. An example may
+minutes; they are exercised by tests/bench) and commands that serve until stopped; ``edit``'s
+editor is one that closes the file unsaved. An example may
 set environment variables first (``NAME=... wikikv ...``; ``...`` stands for a test secret);
 one without ``--kb`` runs on the demo kb (``WIKIKV_KB=demo``).
 """
@@ -150,6 +151,8 @@ def test_help_examples_run_on_the_demo_kb(
         monkeypatch.delenv(var, raising=False)
     # An example without --kb runs on the demo kb too.
     monkeypatch.setenv("WIKIKV_KB", "demo")
+    # `wikikv edit` opens no editor here: this one closes the file unsaved.
+    monkeypatch.setenv("VISUAL", "true")
     lines = examples(command)
     assert lines, f"wikikv {' '.join(command)} --help shows no runnable example"
     made_id = None

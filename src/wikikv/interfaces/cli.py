@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import shlex
 from typing import Any, BinaryIO
 
 import click
 import yaml
 
 from wikikv import pages_md
-from wikikv.errors import ConflictError, DirectoryNotEmpty, InvalidRecord, NotFound
+from wikikv.errors import DirectoryNotEmpty, NotFound
 from wikikv.interfaces.commands.lazy import WikiKVMain
 from wikikv.interfaces.common import (
     confirm_or_abort,
@@ -33,7 +32,6 @@ from wikikv.interfaces.common import (
     to_builtins,
     trailing_slash,
 )
-from wikikv.store.backends.base import ANY
 from wikikv.store.records import DirRecord, FileRecord, text_from_bytes
 
 
@@ -356,41 +354,14 @@ def put(
       wikikv get "/people/Lu Xun" --kb demo > lu.md
       wikikv put "/people/Lu Xun" lu.md --kb demo
     """
-    from wikikv.compile import handedits
+    from wikikv.interfaces.page_write import write_page
 
     name = str(getattr(file, "name", "-"))
     origin = "stdin" if name in ("-", "<stdin>") else name
     source = text_from_bytes(file.read(), origin)
     pages_md.parse(source, origin)  # refuse bad front matter before opening anything
-    stamp = pages_md.edit_stamp(source, origin)
     kb = open_kb(store_url, kb_name)
-    p = kb.norm(path)
-    hint = ""
-    if stamp is not None and not force:
-        if kb.norm(stamp.path) != p:
-            raise InvalidRecord(
-                f"{origin} was printed from {stamp.path} (its `wikikv:` line); writing it to "
-                f"{p} would make a second page. Put it back at {stamp.path}, move the page "
-                "with `wikikv mv`, or delete the `wikikv:` line to write a new page"
-            )
-        if expect is None:
-            expect = stamp.version
-            hint = (
-                f"{origin} was printed at version {stamp.version} and the page changed since "
-                f"(`wikikv audit --path {shlex.quote(p)}` says who): get it again and redo the "
-                "edit, or put with --force to overwrite"
-            )
-    cur = kb.get(p, follow_redirects=False)
-    current = cur if isinstance(cur, FileRecord) else None
-    if expect is not None and expect != (cur.version if cur is not None else 0):
-        raise ConflictError(p, expect, cur.version if cur is not None else 0, hint)
-    body, meta = pages_md.page_for_put(source, current, kb.actor, origin, handedits.owned_sig)
-    try:
-        rec = kb.put(p, body, meta, expect=ANY if expect is None else expect)
-    except ConflictError as exc:  # changed between the check above and the write
-        raise ConflictError(p, exc.expected, exc.actual, hint) from exc
-    if meta.edited_by and meta.edited_at != (current.meta.edited_at if current else None):
-        handedits.mark_edited(kb, rec.path)
+    rec = write_page(kb, path, source, origin, expect, force)
     emit(
         {"path": rec.path, "version": rec.version},
         as_json,

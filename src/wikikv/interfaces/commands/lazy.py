@@ -46,6 +46,7 @@ AREA_COMMANDS: dict[str, str] = {
     "ask": "nav",
     "nav": "nav",
     "bench": "bench",
+    "edit": "edit",
     "build-many": "parallel",
     "mcp": "mcp",
 }
