@@ -25,14 +25,21 @@ from __future__ import annotations
 
 import re
 
-_NOTE_MARK = re.compile(r"^[\s\u3000“”‘’\"']*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)?[\s\u3000]*")
-_NOTE_ONLY = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)[\s\u3000]*")
+# The note marks of the annotated edition: 〔3〕, ⑶, （⒊）, and the circled ③ of a few files
+# (阿Ｑ正传, 《呐喊》自序, 论雷峰塔的倒掉: "③《小孤孀上坟》：当时流行的一出绍兴地方戏。").
+_NOTE_MARK = re.compile(
+    r"^[\s\u3000“”‘’\"']*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇①-⑳]|（[⒈-⒛]）)?[\s\u3000]*"
+)
+_CIRCLED = frozenset("①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳")
+_NOTE_ONLY = re.compile(r"^[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇①-⑳]|（[⒈-⒛]）)[\s\u3000]*")
 # After 即, what makes it "at once" or "even if" rather than "is": "章士钊即潜逃天津" (he fled at
 # once), 即使, 即刻, 即以…, 即由….
 _JI_NOT_COPULA = "使|便|刻|日|行|将|被|可|如|若|以|由|因|潜|逃|离|赴|回|去|往|到|已|又"
 _COPULA = re.compile(
     r"^(?:君|先生|女士|氏)?(?:[（(][^）)\n]{0,40}[）)])?[，,]?\s*"
-    r"(?:是|乃|即(?!" + _JI_NOT_COPULA + r")|就是|便是|原是|本是|原名|本名|又名|笔名|字|号)"
+    r"(?:是|乃|即(?!" + _JI_NOT_COPULA + r")|就是|便是|原是|本是|原名|本名|又名|笔名|字|号"
+    # …or its other name: "南北战争也叫“美国内战”（1861—1865），美国北部资产阶级对…的战争。"
+    r"|也叫|又叫|(?:亦|也|又|通|俗)称(?!赞|颂|许|道|谢|奇|快|是|心|病|职|臣|帝|王|霸)|亦名)"
     r"(?!不|否|在|从|要|会|能|说)"
 )
 # A naming verb right before the name; not after a negation ("我又并非就是阿Ｑ"), and a bare 叫
@@ -75,7 +82,12 @@ _CLAUSE_ADVERB = re.compile(
 _CLAUSE_START = frozenset("，；：,;:")
 # A note's head word, then a separator and the gloss ("嫦娥　古代神话中人物", "罗汉豆：即蚕豆"); not
 # a longer head that starts with the name ("美国退还的赔款　指…").
+# 指 'refers to' right after a name inside a note: "⑤金心异指钱玄同，…", "先帝爷，指刘备。"
+_POINTS_TO = re.compile(r"^[，,]?[\s\u3000]*指(?!出|着|挥|责|摘|定|示|导|望|点|教|使|令)\S")
 _GLOSS = re.compile(r"^(?:[（(][^）)\n]{0,40}[）)])?(?:[\s\u3000]+|[：:，,])[\s\u3000]*\S")
+# The verbs that give a name in quotes: "其中有一个人物叫“金心异”", "…的幕僚，叫“刑名师爷”" (not
+# 便是 / 即是, which say what something is: "“非革命”即是“反革命”").
+_CALLS = re.compile(r"(?:(?<![我你他她们])叫|名叫|叫做|叫作|名为|称为|唤作|称作|号称)$")
 # A year early in the bracket after a name, or a span of years after a longer Latin gloss
 # ("卢骚（ＪAＪAＲｏｕｓｓｅａｕ，1712—1778）").
 _LIFESPAN = re.compile(r"^[（(](?:[^）)\n]{0,12}\d{3,4}|[^）)\n]{0,40}?\d{3,4}\s*[—–－-])")
@@ -216,10 +228,17 @@ def defining_score(
         return 0  # a guess or a likeness (或者说这就是陈士成, 禹也真好像是一条虫)
     head = _NOTE_MARK.match(text)
     body = text[head.end() :] if head else text
-    is_note = bool(head and head.group().strip(" \t\u3000“”‘’\"'"))
+    mark = head.group().strip(" \t\u3000“”‘’\"'") if head else ""
+    # a circled mark opens a note only at the head of a line ("③《小孤孀上坟》：…"); after a
+    # full stop it is the inline mark of the sentence before ("…的。⑥单是禁止，…")
+    is_note = bool(mark) and (mark not in _CIRCLED or mid_note)
     best = 0
     for name in sorted((n for n in names if n), key=len, reverse=True):
         score = _score_name(body, name, is_note, person)
+        if not score and is_note and body.startswith(f"“{name}”"):
+            # a note's head word in quotes: "〔2〕“公民团”　指袁世凯雇用的流氓打手，…",
+            # "〔5〕“好人政府”是胡适等人…提出的政治主张"
+            score = _score_name(name + body[len(name) + 2 :], name, True, person)
         if not score and body.startswith("按" + name):
             # the editors' "按" inside a note glosses like a note: "按任鸿隽，四川巴县人，科学家。"
             score = _score_name(body[1:], name, True, person)
@@ -227,6 +246,8 @@ def defining_score(
             rest = body[len(name) :]
             if _GLOSS.match(rest) and _NATIVE.search(rest):
                 score = 4  # "俞复，江苏无锡人，当时“灵学派”的重要人物之一。" later in a note
+            elif _POINTS_TO.match(rest):
+                score = 3  # "…御驾三请”。先帝爷，指刘备。": the editors say whom it means
         best = max(best, score)
     if best and _KIND_END.search(body):
         best += 1
@@ -237,8 +258,17 @@ def defining_score(
 
 def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> int:
     score = 0
-    if is_note and body.startswith(f"《{name}》") and len(body) > len(name) + 4:
+    if not person and body.startswith(f"《{name}》") and _BRACKET_KIND.match(body, len(name) + 2):
+        return 2  # "《十二个》（苏联ＡA勃洛克作长诗，胡译。…）": a bibliography's entry (an
+        # editors' note on the title, which says more, wins)
+    if (
+        is_note
+        and body.startswith(f"《{name}》")
+        and len(body) > len(name) + 4
+        and not _LONGER_HEAD.match(body, len(name) + 2)
+    ):
         return 3  # a note on a book or a journal: "〔3〕《萌芽》文艺月刊，鲁迅、冯雪峰编辑…"
+        # (not on a longer term: "〔2〕《呐喊》印行第二版　一九三○年一月…")
     if body.startswith((f"《{name}》，", f"《{name}》,")) and _TITLE_GLOSS.match(
         body, len(name) + 3
     ):
@@ -298,6 +328,22 @@ def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> in
             and "：“" not in body  # not the line before someone's words ("…里说：“…”")
         ):
             score = max(score, 1)  # "他的剧本《玩偶之家》，写娜拉…": the title with its kind
+        elif (
+            body[at - 1 : at] == "“"
+            and body[end : end + 1] == "”"
+            and _CALLS.search(body[: at - 1])
+            and (body[end + 1 : end + 2] in ("", *_CLAUSE_END))
+        ):
+            score = max(score, 2)  # "其中有一个人物叫“金心异”，即影射钱玄同。"
+        elif (
+            not person
+            and body[at - 1 : at] == "《"
+            and body[end : end + 1] == "》"
+            and (_KIND_AFTER_TITLE.match(body, end + 1) or _PUBLISHED.search(body[: at - 1]))
+            and not _ANOTHER_TITLE_AFTER.match(body, end + 1)
+            and not _quoted(body, at)
+        ):
+            score = max(score, 1)  # "成仿吾《从文学革命到革命文学》一文", "…发表的《致志摩》"
         elif _INTRODUCED.search(body[:at]) and (after == "" or after in _CLAUSE_END):
             score = max(score, 2)  # "…豆腐店里确乎终日坐着一个杨二嫂，人都叫伊“豆腐西施”。"
         at = body.find(name, end)
@@ -334,6 +380,24 @@ _OTHER_TITLE_THEN_IS = re.compile(
 _KIND_BEFORE_TITLE = re.compile(
     r"(?:剧本|诗剧|小说|诗集|文集|论文集|小说集|散文集|杂文集|三部曲|童话|长诗|史诗|画集"
     r"|自传|回忆录|代表作|主要著作|著作)$"
+)
+# What a title's bracket says first when the title opens its sentence, as in the bibliography
+# 鲁迅译著书目 ("《十二个》（苏联ＡA勃洛克作长诗，胡译。", "《华盖集》（短评集之二，…", "《莽原》
+# （周刊。…", "《古小说钩沈》三十六卷（辑周至隋散逸小说。"): who wrote, compiled or translated it, or
+# its kind — not a bracket of years or of the original's Latin title.
+_BRACKET_KIND = re.compile(
+    r"(?:[上中下]册|[一二三四五六七八九十百]{1,3}[卷册])?[（(][^（）()。\n]{0,30}?"
+    r"(?:作|著|编|辑|译|撰|小说|诗|剧|戏曲|童话|论文|随笔|散文|短评|杂感|杂文|文集|周刊|旬刊"
+    r"|月刊|季刊|停刊|讲义|会议录|画|回忆)"
+)
+# A kind after a title, in apposition: "成仿吾《从文学革命到革命文学》一文中的话", "辛克莱在《拜金
+# 艺术》一书中曾说", "《风流皇后》一剧" (not 一部分 'a part of').
+_KIND_AFTER_TITLE = re.compile(r"一(?:文|书|诗|剧|篇|首|部(?!分))")
+# A title its author or journal published: "成仿吾在《洪水》…（一九二七年一月）发表的《完成我们的
+# 文学革命》中，说…", "…载有姜华的《学匪与学阀》".
+_PUBLISHED = re.compile(
+    r"(?:(?:发表|刊载|刊登|连载|登载)(?:了|过)?的?"
+    r"|(?:载有|刊有|发表有)(?:[\u4e00-\u9fff（）()]{2,10}的)?)$"
 )
 # A title in a list of titles ("《新月集》、《飞鸟集》", "《穷人》和《罪与罚》") is one of several.
 _ANOTHER_TITLE_AFTER = re.compile(r"[、，,]?\s*(?:和|与|及|以及)?\s*《")
@@ -374,11 +438,12 @@ def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
     """The summary a defining sentence ``text[start:end]`` makes (1–3 sentences, see above):
     the sentence itself when it says enough, else with the neighbour that says who it means,
     within its paragraph; never a question."""
+    para_end = text.find("\n", end)
+    para_end = len(text) if para_end < 0 else para_end
+    end = _past_bracket(text, start, end, para_end)
     own = _note_gloss(text[start:end].strip(), names)
     if len(own) >= _SHORT:
         return own
-    para_end = text.find("\n", end)
-    para_end = len(text) if para_end < 0 else para_end
     parts = [own]
     if _DEMONSTRATIVE.match(own):
         head = text[:start].rstrip()  # the paragraph before when the sentence opens its own
@@ -394,6 +459,22 @@ def summary_sentences(text: str, start: int, end: int, names: list[str]) -> str:
     ):
         parts.append(after)
     return "".join(p.strip() for p in parts)
+
+
+_BRACKET_RUN = 90  # characters a bracket left open may run on past its sentence
+
+
+def _past_bracket(text: str, start: int, end: int, para_end: int) -> int:
+    """Where a sentence ends that opens a bracket and stops inside it ("《华盖集》（短评集之二，皆
+    一九二五年作。" + "印行所同上。）"): after the bracket's close when that comes soon in the
+    paragraph, else ``end``."""
+    chunk = text[start:end]
+    if chunk.count("（") <= chunk.count("）"):
+        return end
+    close = text.find("）", end, min(para_end, end + _BRACKET_RUN))
+    if close < 0 or "（" in text[end:close]:
+        return end
+    return close + 1
 
 
 def _note_gloss(sentence: str, names: list[str]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_NOTE_HEAD = re.compile(r"[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇]|（[⒈-⒛]）)[\s\u3000]*")
+_NOTE_HEAD = re.compile(r"[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇①-⑳]|（[⒈-⒛]）)[\s\u3000]*")
 # The head word of a note and the gap before its gloss: "灵学派　", "湖南灾民的布告　".
 _HEAD_WORD = re.compile(r"([^\s\u3000，。；：:,;]{1,16})[ \t\u3000]+")
 # How far into the gloss the name may start and still be what the gloss is about: "伏羲，…",
