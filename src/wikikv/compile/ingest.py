@@ -20,10 +20,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from wikikv.compile.encoding import decode_text
+from wikikv.compile.note_titles import read_note, written_title
 from wikikv.errors import CorpusError
 
 MAX_DOC_BYTES = 8 * 1024 * 1024
 TEXT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm")
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 # A title written with HTML character references, as HotpotQA's are ("Mitchells &amp; Butlers",
 # "The &quot;Human&quot; Factor"): the page is named by the characters they stand for.
 _CHAR_REF = re.compile(r"&(?:#\d+|#[xX][0-9a-fA-F]+|amp|quot|lt|gt|apos);")
@@ -284,10 +286,19 @@ def _from_file(path: Path, root: Path | None, id_prefix: str = "") -> Document:
     rel = path.relative_to(root).with_suffix("") if root is not None else Path(path.stem)
     group = rel.parent.as_posix() if rel.parent.as_posix() != "." else ""
     title = path.stem
+    fp = fingerprint(data)
     if path.suffix.lower() in (".html", ".htm"):
         html_title, text = html_to_text(text)
         title = html_title or title
-    doc = make_document(doc_id, title, text, fingerprint(data), group, source)
+    else:
+        note = read_note(text, markdown=path.suffix.lower() in MARKDOWN_SUFFIXES)
+        text = note.text
+        title = note.title or written_title(path.stem, text)
+        if title != path.stem or note.front_matter:
+            # read otherwise than the file name alone says: a kb built before this rule
+            # compiles the file again (its title or text changed), the others are as they were
+            fp = fingerprint(data, title, "front matter" if note.front_matter else "")
+    doc = make_document(doc_id, title, text, fp, group, source)
     if not doc.text.strip():
         raise CorpusError(f"{source}: empty after cleaning")
     if decoded.guessed:

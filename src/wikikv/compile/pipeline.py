@@ -157,6 +157,7 @@ class CompileReport:
     # records the incremental model update read, by family; empty when everything was derived
     model_reads: dict[str, int] = field(default_factory=dict)
     model_fallback: str = ""  # why an add of new documents derived everything
+    rescaffolded: bool = False  # the kb outgrew its cold start's sample: new dimensions
     # LLM mode: what the model proposed and what grounding kept and dropped (by reason)
     grounding: dict[str, Any] = field(default_factory=dict)
     # section and corpus summaries written by this job, with their synthesized shares
@@ -206,6 +207,15 @@ class BuildPlan:
                     "kept (and a review item filed)"
                 )
         return "\n".join(lines)
+
+
+def _scaffold(schema: Schema) -> tuple[object, ...]:
+    """What decides every entity's path before routing: the dimensions and the fallback."""
+    return (
+        [(d.name, list(d.kinds)) for d in schema.dimensions],
+        schema.fallback,
+        schema.language,
+    )
 
 
 class Compiler:
@@ -454,8 +464,23 @@ class Compiler:
             current.update(analysed)
             report.analyzed = len(analysed)
             clock.lap("analyse")
+            regrown = False
             if schema is None:
                 schema = self._cold_start(current, folder)
+                clock.lap("cold_start")
+            elif self._sample_outgrown(schema, current, partial):
+                if partial:  # the cold start reads every document; so does the derive after it
+                    partial = False
+                    current = state.load_docs(self.kb)
+                    pages = state.load_pages(self.kb)
+                grown = self._cold_start(current, folder, schema.semantic_routing)
+                regrown = _scaffold(grown) != _scaffold(schema)
+                if not regrown:  # the same dimensions: keep the routing planned for them
+                    schema.sample_ids = grown.sample_ids
+                    state.write(self.kb, [state.schema_op(self.kb, schema)])
+                else:
+                    schema = grown
+                report.rescaffolded = regrown
                 clock.lap("cold_start")
             with _gc_paused():  # phase B
                 if remove:
@@ -467,6 +492,7 @@ class Compiler:
                 if (
                     analysed
                     and had_pages
+                    and not regrown
                     and not (self.options.full_render or report.resumed or restore or remove)
                     and not any(i in stored for i in analysed)
                     and isinstance(self.provider, ExtractiveProvider)
@@ -657,7 +683,23 @@ class Compiler:
 
             use_existing(select_pages(self.kb, list(chunk)))
 
-    def _cold_start(self, docs: dict[str, DocAnalysis], folder: bool) -> Schema:
+    def _sample_outgrown(
+        self, schema: Schema, current: dict[str, DocAnalysis], partial: bool
+    ) -> bool:
+        """Whether the scaffold is induced again: it came from a sample smaller than the cold
+        start's (the kb had fewer documents), and the kb has since grown to at least twice
+        that. A kb started from a few notes gets the dimensions its later notes call for (a
+        first note about one person gave no /people), at most a handful of times (each
+        doubling: the cost of a model's cold start stays bounded); a full sample sticks."""
+        seen = len(schema.sample_ids)
+        if not 0 < seen < self.options.sample_size:
+            return False
+        want = 2 * seen
+        return (state.count_docs(self.kb, want) if partial else len(current)) >= want
+
+    def _cold_start(
+        self, docs: dict[str, DocAnalysis], folder: bool, semantic_routing: bool | None = None
+    ) -> Schema:
         inputs = [DocInput(d.id, d.title, "", d.lang, d.group) for d in docs.values()]
         sample = sample_documents(inputs, self.options.sample_size)
         kinds: Counter[str] = Counter()
@@ -692,7 +734,9 @@ class Compiler:
             folder,
         )
         descriptor.created_at = now()
-        schema.semantic_routing = self.options.semantic_routing
+        schema.semantic_routing = (
+            self.options.semantic_routing if semantic_routing is None else semantic_routing
+        )
         state.write(
             self.kb, [state.descriptor_op(self.kb, descriptor), state.schema_op(self.kb, schema)]
         )

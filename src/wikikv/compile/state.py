@@ -187,6 +187,12 @@ def load_docs(kb: KnowledgeBase) -> dict[str, DocAnalysis]:
         start = chunk[-1][0] + b"\x00"
 
 
+def count_docs(kb: KnowledgeBase, limit: int) -> int:
+    """How many documents the kb holds, counted up to ``limit``."""
+    start = _key(kb, DOC_PREFIX)
+    return sum(1 for _ in kb.backend.scan(start, start + b"\xff", limit=limit))
+
+
 def doc_ops(kb: KnowledgeBase, docs: Iterable[DocAnalysis]) -> list[Op]:
     return [Put(doc_key(kb, d.id), _enc.encode(d)) for d in docs]
 

@@ -113,6 +113,11 @@ def _summary(report: Any) -> str:
         # an add normally updates the stored entity model for its documents alone; say why
         # this one derived it from every document (the reason it took longer)
         lines.append(f"  entity model derived again from every document: {r.model_fallback}")
+    if getattr(r, "rescaffolded", False):
+        lines.append(
+            "  dimensions induced again: the kb has grown past the sample its first build "
+            "read (pages moved to the new directories)"
+        )
     if r.documents and r.elapsed:
         lines.append(f"  throughput: {r.analyzed / r.elapsed:.0f} documents/s")
     for issue in r.issues[:10]:

@@ -1,0 +1,74 @@
+"""A note file's title is what the note calls itself: its front matter's title, its first-line
+heading, else its file name — written as the text writes it when the name is a lowercase slug."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikikv.compile.ingest import fingerprint, read_corpus
+from wikikv.compile.note_titles import read_note, written_title
+
+
+@pytest.mark.parametrize(
+    ("stem", "text", "title"),
+    [
+        ("tokyo", "Tokyo is the capital of Japan.", "Tokyo"),
+        ("fujino", "Fujino Genkurō was a Japanese anatomist.", "Fujino Genkurō"),
+        ("lu-xun", "Lu Xun (Chinese: 鲁迅) was the pen name of Zhou Shuren.", "Lu Xun"),
+        ("john_of_gaunt", "John of Gaunt was an English prince.", "John of Gaunt"),
+        ("tokyo", "Tokyo, the capital, is large.", "Tokyo"),
+        # not the text's opening: the name stays as the file gives it
+        ("sendai", "Lu Xun studied medicine in Sendai.", "sendai"),
+        ("paris", "paris is written in lowercase here.", "paris"),
+        ("tok", "Tokyo is the capital.", "tok"),
+        # a name written by hand is kept; too short a slug is no name
+        ("Sendai", "Sendai Castle was built in 1600.", "Sendai"),
+        ("ab", "Ab is short.", "ab"),
+        # a lead whose subject is not a name
+        ("notes", "Notes on what we saw in the war, 1914.", "Notes"),
+    ],
+)
+def test_a_lowercase_file_name_is_written_as_the_text_writes_it(
+    stem: str, text: str, title: str
+) -> None:
+    assert written_title(stem, text) == title
+
+
+def test_front_matter_gives_the_title_and_leaves_the_text() -> None:
+    head = read_note("---\ntitle: Fujino Genkurō\ntags: [a]\n---\n\n# Other\n\nText.\n", True)
+    assert (head.title, head.text, head.front_matter) == (
+        "Fujino Genkurō",
+        "# Other\n\nText.\n",
+        True,
+    )
+    # no title in it: the heading
+    assert read_note("---\ntags: [a]\n---\n# Tokyo\nText.\n", True).title == "Tokyo"
+    # a block that is no YAML mapping is text, as a renderer would show it
+    for odd in ("---\n- a\n---\nText.\n", "---\ntitle: [unclosed\n---\nText.\n", "---\nno end\n"):
+        assert read_note(odd, True) == read_note(odd, True).__class__(None, odd)
+    # only Markdown has front matter or headings
+    assert read_note("# Tokyo\nText.\n", False).title is None
+
+
+def test_a_folder_of_notes_is_read_with_their_own_titles(tmp_path: Path) -> None:
+    files = {
+        "fujino-note.md": "---\ntitle: Fujino Genkurō\ncreated: 2024-01-02\n---\n\nFujino taught.\n",
+        "tokyo.md": "# Tokyo\n\nTokyo is the capital of Japan.\n",
+        "sendai.txt": "Sendai is a city in Japan.\n",
+        "Ah Q.md": "Ah Q is the hero of a novella.\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    docs = {d.id: d for d in read_corpus(tmp_path).documents}
+    assert {i: d.title for i, d in docs.items()} == {
+        "fujino-note": "Fujino Genkurō",
+        "tokyo": "Tokyo",
+        "sendai": "Sendai",
+        "Ah Q": "Ah Q",
+    }
+    assert docs["fujino-note"].text.startswith("Fujino taught.")  # the block is not text
+    # a file read as the file name alone says keeps the fingerprint earlier builds recorded
+    assert docs["Ah Q"].fingerprint == fingerprint((tmp_path / "Ah Q.md").read_bytes())
+    assert docs["tokyo"].fingerprint != fingerprint((tmp_path / "tokyo.md").read_bytes())
