@@ -72,3 +72,31 @@ def test_a_folder_of_notes_is_read_with_their_own_titles(tmp_path: Path) -> None
     # a file read as the file name alone says keeps the fingerprint earlier builds recorded
     assert docs["Ah Q"].fingerprint == fingerprint((tmp_path / "Ah Q.md").read_bytes())
     assert docs["tokyo"].fingerprint != fingerprint((tmp_path / "tokyo.md").read_bytes())
+
+
+def test_markdown_notes_are_read_as_the_text_they_show(tmp_path: Path) -> None:
+    from wikikv.compile.markdown_text import plain_text
+
+    note = (
+        "# Tokyo\n\n**Tokyo** is the capital of [Japan](https://example.org/Japan). Facts:\n\n"
+        "- Population: 14 million\n- Lu Xun lived in *Tokyo* from [[1902]].\n"
+        "> He wrote of it\n> later.\n\n![map](map.png) ![[embed.png]] <br/> <!-- note -->\n"
+        "| a | b |\n|---|---|\n| x | **y** |\n\n```python\nprint('code')\n```\n"
+        "```\nkept *as is*\n```\n---\n[ref]: https://x\nsnake_case_name and 2*3*4 stay.\n"
+    )
+    text = plain_text(note)
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n") if p.strip()]
+    assert paragraphs == [
+        "# Tokyo",
+        "Tokyo is the capital of Japan. Facts:",
+        "Population: 14 million",
+        "Lu Xun lived in Tokyo from 1902.",
+        "He wrote of it later.",
+        "a; b",
+        "x; y",
+        "``` kept *as is* ```",
+        "snake_case_name and 2*3*4 stay.",
+    ]
+    # text without markup comes back as it was, line for line
+    prose = "```\n　　我从乡下跑到京城里，*一转眼*已经六年了。\n```\n"
+    assert plain_text(prose) == prose

@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from wikikv.compile.encoding import decode_text
+from wikikv.compile.markdown_text import plain_text
 from wikikv.compile.note_titles import read_note, written_title
 from wikikv.errors import CorpusError
 
@@ -291,13 +292,15 @@ def _from_file(path: Path, root: Path | None, id_prefix: str = "") -> Document:
         html_title, text = html_to_text(text)
         title = html_title or title
     else:
-        note = read_note(text, markdown=path.suffix.lower() in MARKDOWN_SUFFIXES)
-        text = note.text
+        markdown = path.suffix.lower() in MARKDOWN_SUFFIXES
+        note = read_note(text, markdown)
+        text = plain_text(note.text) if markdown else note.text
         title = note.title or written_title(path.stem, text)
-        if title != path.stem or note.front_matter:
-            # read otherwise than the file name alone says: a kb built before this rule
-            # compiles the file again (its title or text changed), the others are as they were
-            fp = fingerprint(data, title, "front matter" if note.front_matter else "")
+        if title != path.stem or text != decoded.text:
+            # read otherwise than as plain text named by its file: a kb built before these
+            # rules compiles the file again (its title or text changed); the others stay as
+            # they were
+            fp = fingerprint(data, title, "markdown" if markdown else "")
     doc = make_document(doc_id, title, text, fp, group, source)
     if not doc.text.strip():
         raise CorpusError(f"{source}: empty after cleaning")
