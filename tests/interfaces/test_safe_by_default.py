@@ -296,6 +296,16 @@ def test_a_page_printed_from_one_path_is_not_put_at_another(store: str, workdir:
     assert page(store, "/notes/copy").meta.title == "Lu Xun"
 
 
+def test_a_page_moved_since_it_was_printed_is_not_written_over_its_redirect(
+    store: str, workdir: Path
+) -> None:
+    printed = ok(run(store, "get", "/people/Lu Xun")).stdout
+    ok(run(store, "mv", "/people/Lu Xun", "/writers/Lu Xun"))
+    f = write(workdir / "lu.md", printed.replace("# Lu Xun", "# Lu Xun (edited)", 1))
+    out = refused(store, "put", "/people/Lu Xun", str(f), says="the page moved to /writers/Lu Xun")
+    assert "version conflict" in out.output
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -13,7 +13,7 @@ from wikikv import pages_md
 from wikikv.errors import ConflictError, InvalidRecord
 from wikikv.store.backends.base import ANY
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.records import FileRecord
+from wikikv.store.records import FileRecord, RedirectRecord
 
 
 def write_page(
@@ -49,6 +49,14 @@ def write_page(
                 "to overwrite"
             )
     cur = kb.get(p, follow_redirects=False)
+    if stamp is not None and not force and isinstance(cur, RedirectRecord):
+        raise ConflictError(
+            p,
+            stamp.version,
+            cur.version,
+            f"the page moved to {cur.target} since {origin} was printed: put it there (its "
+            "version check applies), or use --force to write a new page here",
+        )
     current = cur if isinstance(cur, FileRecord) else None
     if expect is not None and expect != (cur.version if cur is not None else 0):
         raise ConflictError(p, expect, cur.version if cur is not None else 0, hint)
