@@ -101,11 +101,17 @@ def write(path: Path, text: str) -> Path:
 def test_build_of_another_folder_adds_and_keeps_the_rest(store: str, workdir: Path) -> None:
     before = doc_ids(store)
     write(workdir / "more" / "Sendai.md", "Sendai is a city in Japan. Lu Xun studied there.\n")
-    ok(run(store, "build", "more"))
+    out = ok(run(store, "build", "more")).output
     after = doc_ids(store)
     assert set(before) <= set(after)
     assert "Sendai" in after
     assert len(after) == len(before) + 1
+    # and it says what it kept: the kb's documents this corpus does not have
+    assert f"kept {len(before)} document(s) of the kb not in this corpus (" in out
+    assert "`--sync` would remove them" in out
+    report = json.loads(ok(run(store, "build", "more", "--json")).stdout)
+    assert report["kept_absent"] == len(before)
+    assert report["kept_absent_ids"] == sorted(before)[:5]
 
 
 def test_sync_prints_the_plan_and_a_refusal_changes_nothing(store: str, workdir: Path) -> None:

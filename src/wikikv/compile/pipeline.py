@@ -134,6 +134,9 @@ class CompileReport:
     skipped: int = 0
     analyzed: int = 0
     removed: int = 0
+    # a build without sync: the kb's documents its corpus no longer has (kept), a few by id
+    kept_absent: int = 0
+    kept_absent_ids: list[str] = field(default_factory=list)
     dropped: dict[str, int] = field(default_factory=dict)
     dropped_ids: list[str] = field(default_factory=list)
     issues: list[IngestIssue] = field(default_factory=list)
@@ -430,6 +433,9 @@ class Compiler:
             ]
             report.skipped = len(docs) - len(todo)
             current = {k: v for k, v in stored.items() if k not in remove}
+            if report.job == "build" and not partial:
+                absent = sorted(set(current) - {d.id for d in docs} - set(report.dropped_ids))
+                report.kept_absent, report.kept_absent_ids = len(absent), absent[:5]
             schema = state.load_schema(self.kb)
             folder = schema.folder_corpus if schema else any(d.group for d in docs)
             add_tables = None  # the stored title tables, when the add read them already

@@ -113,6 +113,14 @@ def _summary(report: Any) -> str:
         # an add normally updates the stored entity model for its documents alone; say why
         # this one derived it from every document (the reason it took longer)
         lines.append(f"  entity model derived again from every document: {r.model_fallback}")
+    if getattr(r, "kept_absent", 0):
+        ids = ", ".join(r.kept_absent_ids) + (
+            ", ..." if r.kept_absent > len(r.kept_absent_ids) else ""
+        )
+        lines.append(
+            f"  kept {r.kept_absent} document(s) of the kb not in this corpus ({ids}); "
+            "`--sync` would remove them, after showing the plan"
+        )
     if getattr(r, "rescaffolded", False):
         lines.append(
             "  dimensions induced again: the kb has grown past the sample its first build "
