@@ -92,3 +92,23 @@ def test_a_full_sample_sticks(store: Store, tmp_path: Path) -> None:
     assert not report.rescaffolded
     assert state.load_schema(kb) == before
     assert "/topics/Natsume Sōseki" in wiki(kb)  # the scaffold of the first build stands
+
+
+def test_a_dimension_kept_keeps_its_routing(store: Store, tmp_path: Path) -> None:
+    from wikikv.compile.schema import RoutingPlan
+
+    folder = notes(tmp_path / "notes", {**FIRST, "tokyo": "Tokyo is the capital of Japan.\n"})
+    kb = store.create_kb("k")
+    Compiler(kb).build(folder)
+    schema = state.load_schema(kb)
+    assert schema is not None
+    assert "places" in {d.name for d in schema.dimensions}
+    plan = RoutingPlan(groups={"capitals": "capitals"}, other="other places")
+    schema.routing = {"places": plan, "gone": RoutingPlan(other="x")}  # as evolve writes them
+    state.write(kb, [state.schema_op(kb, schema)])
+    notes(folder, MORE)
+    assert Compiler(kb).build(folder).rescaffolded
+    grown = state.load_schema(kb)
+    assert grown is not None
+    assert "people" in {d.name for d in grown.dimensions}
+    assert grown.routing == {"places": plan}

@@ -484,7 +484,9 @@ class Compiler:
                 if not regrown:  # the same dimensions: keep the routing planned for them
                     schema.sample_ids = grown.sample_ids
                     state.write(self.kb, [state.schema_op(self.kb, schema)])
-                else:
+                else:  # a dimension kept keeps its routing (evolution's plans among them)
+                    kept = {d.name for d in grown.dimensions}
+                    grown.routing = {d: r for d, r in schema.routing.items() if d in kept}
                     schema = grown
                 report.rescaffolded = regrown
                 clock.lap("cold_start")
