@@ -312,6 +312,15 @@ def test_a_page_moved_since_it_was_printed_is_not_written_over_its_redirect(
     assert "version conflict" in out.output
 
 
+def test_a_source_is_not_edited_by_hand_without_force(store: str, workdir: Path) -> None:
+    printed = ok(run(store, "get", "en/Lu Xun")).stdout
+    path = "/sources/articles/en%2FLu Xun"
+    f = write(workdir / "a.md", printed.replace("Chinese writer", "Chinese novelist"))
+    refused(store, "put", path, str(f), says="is a source the compiler keeps from the corpus")
+    ok(run(store, "put", path, str(f), "--force"))
+    assert "Chinese novelist" in page(store, path).text
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -2,7 +2,9 @@
 
 The file's ``wikikv: {path, version}`` line (:func:`wikikv.pages_md.edit_stamp`, printed by
 ``get`` and ``edit``) says where and at which version the page was read: the write is refused
-when the page changed since, or when it is aimed at another path, unless ``force``.
+when the page changed since, or when it is aimed at another path, unless ``force``. A source
+(``/sources/...``: an article or digest the compiler keeps from the corpus, cited by offset) is
+not a page to edit by hand, unless ``force``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from wikikv import pages_md
 from wikikv.errors import ConflictError, InvalidRecord
 from wikikv.store.backends.base import ANY
 from wikikv.store.kb import KnowledgeBase
+from wikikv.store.paths import is_under
 from wikikv.store.records import FileRecord, RedirectRecord
+
+SOURCES = "/sources"  # articles and digests: the corpus as compiled, cited by exact offsets
 
 
 def write_page(
@@ -33,6 +38,11 @@ def write_page(
     pages_md.parse(source, origin)  # bad front matter is refused before anything is read
     stamp = pages_md.edit_stamp(source, origin)
     p = kb.norm(path)
+    if is_under(p, SOURCES) and not force:
+        raise InvalidRecord(
+            f"{p} is a source the compiler keeps from the corpus (pages cite its exact text): "
+            "edit the document's file and run `wikikv update` on it, or use --force"
+        )
     hint = ""
     if stamp is not None and not force:
         if kb.norm(stamp.path) != p:
