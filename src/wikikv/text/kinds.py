@@ -39,15 +39,17 @@ _KIND_SUFFIX = [
         "event",
     ),
 ]
+# A qualifier's kind words match whole words (a plural too): "(filmmaker)" is no film,
+# "(chess player)" no play, "(Queensland)" no queen and "(Tarkington novel)" no king.
 _WORK_Q = re.compile(
-    r"film|album|song|novel|book|tv|series|play|opera|poem|magazine|"
-    r"newspaper|video game|soundtrack|ep|single|musical|comic|manga",
+    r"\b(?:film|album|song|novel|book|tv|(?:mini)?series|play|opera|poem|magazine|"
+    r"newspaper|video game|soundtrack|ep|single|musical|comic|manga)s?\b",
     re.I,
 )
 _PERSON_Q = re.compile(
-    r"actor|actress|singer|musician|politician|footballer|writer|author|"
-    r"director|painter|poet|composer|bishop|king|queen|saint|born|died|"
-    r"cricketer|athlete|rapper|journalist|player|general|judge",
+    r"\b(?:actor|actress|singer|musician|politician|footballer|writer|author|"
+    r"director|painter|poet|composer|(?:arch)?bishop|king|queen|saint|born|died|"
+    r"cricketer|athlete|rapper|journalist|player|general|judge)(?:e?s)?\b",
     re.I,
 )
 # from a word's start: "(racing driver)" is no river ("townland", "stately home" still are places)
@@ -57,10 +59,11 @@ _PLACE_Q = re.compile(
     re.I,
 )
 _ORG_Q = re.compile(
-    r"band|company|university|college|school|club|party|team|organization|"
-    r"magazine publisher|label",
+    r"\b(?:band|company|university|college|school|club|party|team|organization|"
+    r"magazine publisher|label)s?\b",
     re.I,
 )
+_QUALIFIER_WORD = re.compile(r"[a-z]+", re.I)
 # A word of the definition's noun phrase before its kind word; a preposition ends the phrase
 # ("is an American plant ecologist at the University of Copenhagen" names no university).
 _W = r"(?:(?!(?:of|at|in|on|for|from|by|with|to|into|near|across|within)\b)[\w-]+ )"
@@ -147,7 +150,14 @@ def kind_of_qualifier(qualifier: str) -> str | None:
     ):
         if rx.search(qualifier):
             return kind
-    return None
+    # else its head noun when that names a person or a work ("(songwriter)", "(Royal Navy
+    # officer)", "(wife of Mehmed II)", "(Argentine telenovela)"); an organization or an event
+    # there is the setting of a person's life more often than the subject's kind ("(Han
+    # dynasty)", "(rugby league)", "(season 3)"); a capitalized word is a name ("(How I Met
+    # Your Mother)", "(New Girl)")
+    words = _QUALIFIER_WORD.findall(re.split(r"\bof\b|,", qualifier)[0])
+    head = kind_of_noun(words[-1]) if words and words[-1].islower() else None
+    return head if head in ("person", "work") else None
 
 
 def classify_title(title: str, first_sentence: str, lang: str) -> str:
@@ -212,11 +222,16 @@ def _kind_of_head(head: str) -> str | None:
     # bid" is no official)
     loose = not m.group(0).split()[1] == "the"
     for end in ends:
-        for word in reversed(words[:end]) if loose else words[end - 1 : end]:
-            for part in (word, word.rsplit("-", 1)[-1]):
-                kind = HEAD_WORDS.get(part)
-                if kind is not None:
-                    return kind
+        for at in reversed(range(end)) if loose else range(end - 1, end):
+            word = words[at]
+            # the phrase's last word by either table, a modifier before it by HEAD_WORDS alone
+            # ("a subcompact executive car" is no executive)
+            if at == end - 1:
+                kind = kind_of_noun(word)
+            else:
+                kind = HEAD_WORDS.get(word) or HEAD_WORDS.get(word.rsplit("-", 1)[-1])
+            if kind is not None:
+                return kind
         if end < len(words) and words[end] not in ("and", "or"):
             return None  # past a preposition or a clause: "a member of the House of …"
         loose = False

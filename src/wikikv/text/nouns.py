@@ -4,6 +4,8 @@ noun phrase's head to a page's kind by."""
 
 from __future__ import annotations
 
+from wikikv.text.broad_kinds import BROAD, RELATION
+
 HEAD_WORDS: dict[str, str] = {}
 for _kind, _words in (
     (
@@ -75,7 +77,46 @@ for _kind, _words in (
         HEAD_WORDS.setdefault(_w, _kind)
 
 
+# The kind of the things each shelf of the listings holds (:mod:`wikikv.text.broad_kinds`): a
+# noun the shelves file with people names a person ("chronicler", "librarian", "patriarch",
+# "emir"), one filed with films a work ("western", "thriller"), and so on — the two tables
+# agree instead of a page being shelved with writers but typed a topic.
+_SHELF_KINDS = {
+    "person": """athletes and sportspeople|musicians and singers|writers and journalists|
+        scientists and scholars|politicians, officials and lawyers|royalty and nobility|
+        clergy and religious figures|artists and designers|actors, presenters and entertainers|
+        film and television makers|business people|military people|explorers and adventurers|
+        criminals""",
+    "work": "films and television|music and recordings|books and periodicals",
+    "place": "settlements|regions and territories|natural features|buildings and sites",
+    "org": "companies and businesses|institutions and agencies|teams and bands",
+    "event": "events",
+}
+# Shelved nouns that name other things too: a game genre or an aircraft ("a first-person
+# shooter", "a multirole fighter"), a device, a garment, a ship, a TV episode, an army unit.
+_NOT_BY_SHELF = frozenset(
+    """shooter fighter receiver runner jumper sailor trainer tackle bass catcher climber diver
+    forward winger bowler kicker striker anchor promoter pilot major chief royal dealer planter
+    carrier division department area body administration case race operation flight hunt
+    meeting bid special feature short record release track hit tour concert collection
+    strip cape range structure complex site square border force unit government army chain
+    collective edition celebrity business nationalist socialist revolutionary abolitionist
+    unionist""".split()
+)
+# Read as a definition's head only, not among its modifiers as HEAD_WORDS are (an "executive
+# car" is no executive, a "United States Army private" no army).
+SHELF_WORDS: dict[str, str] = {
+    noun: kind
+    for kind, labels in _SHELF_KINDS.items()
+    for label in labels.split("|")
+    for noun, shelf in BROAD.items()
+    if shelf == label.strip() and noun not in _NOT_BY_SHELF and noun not in HEAD_WORDS
+}
+SHELF_WORDS.update((noun, "person") for noun in RELATION if noun not in HEAD_WORDS)
+
+
 def kind_of_noun(word: str) -> str | None:
     """The kind a common noun names ("composer" → person, "band" → org), if it is one."""
     w = word.casefold()
-    return HEAD_WORDS.get(w) or HEAD_WORDS.get(w.rsplit("-", 1)[-1])
+    last = w.rsplit("-", 1)[-1]
+    return HEAD_WORDS.get(w) or HEAD_WORDS.get(last) or SHELF_WORDS.get(w) or SHELF_WORDS.get(last)
