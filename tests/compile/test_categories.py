@@ -104,6 +104,10 @@ def test_a_lead_opening_with_its_title_is_read_after_it() -> None:
         ("actor", "actors"),
         ("duchess", "dukes and duchesses"),
         ("noblewoman", "nobles"),
+        ("patriarch", "patriarchs"),  # "/people/patriarches" was a listing's name
+        ("monarch", "monarchs"),
+        ("march", "marches"),
+        ("larch", "larches"),
     ],
 )
 def test_plural(noun: str, plural_form: str) -> None:

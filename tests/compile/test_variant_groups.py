@@ -45,3 +45,24 @@ def test_the_routing_plan_holds_one_directory_per_kind() -> None:
     dirs = {k: plan.bucket(k, chains[k]) for k in keys}
     assert {dirs[k] for k in actors + hosts} == {BROAD}
     assert set(plan.directories()) == {BROAD, "writers", "other people"}
+
+
+def test_a_collective_noun_of_a_broad_label_holds_the_groups_of_its_members() -> None:
+    # /people of 2Wiki 6k listed "nobles" (100) beside "royalty and nobility" (24)
+    assert items("clergy and religious figures") == ["clergy", "religious figures"]
+    groups = {
+        "nobles": ["a", "b", "c"],
+        "royals": ["d"],
+        "royalty and nobility": ["e"],
+        "in articles on nobles": ["f"],
+        "in articles on royalty and nobility": ["g"],
+    }
+    assert fold_variants(groups, 10) == {
+        "nobles": "royalty and nobility",
+        "royals": "royalty and nobility",
+        "in articles on nobles": "in articles on royalty and nobility",
+    }
+    assert groups["royalty and nobility"] == ["e", "d", "a", "b", "c"]
+    # too large a merge: the broad group keeps the kind no group holds
+    groups = {"clergymen": ["a", "b", "c", "d"], "clergy and religious figures": ["e", "f"]}
+    assert fold_variants(groups, 5) == {"clergy and religious figures": "religious figures"}

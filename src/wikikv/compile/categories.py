@@ -96,6 +96,9 @@ _SHARED: dict[str, str] = {
 }
 
 
+_GREEK_ARCH = re.compile(r"(?:patri|matri|mon|olig|ex|ep|tetr|hier|heresi|ethn|nom)arch$")
+
+
 def plural(noun: str) -> str:
     """A good-enough English plural of a category noun (one label for a kind's gendered
     forms: actress → actors, duchess → dukes and duchesses)."""
@@ -107,6 +110,8 @@ def plural(noun: str) -> str:
     for end, repl in (("man", "men"),):
         if low.endswith(end) and len(low) > 5:
             return low[: -len(end)] + repl
+    if _GREEK_ARCH.search(low):
+        return low + "s"  # "patriarchs", "monarchs": a Greek ruler's "-arch" is no "march"
     if re.search(r"[^aeiou]y$", low):
         return low[:-1] + "ies"
     if re.search(r"[^su]s$", low) and not low.endswith("is"):
