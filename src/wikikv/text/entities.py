@@ -559,6 +559,8 @@ def english_mentions(
             hint = sentence_of(sentences, s0, hint)
             work = connected and not _rank_title(run)  # "The King of Poland" is no title
             kind = kind_by_name(surface) or ("work" if work else "")
+            if not kind and not connected and (_regnal_name(run) or _epithet_name(run)):
+                kind = "person"  # "Louis XIV of France", "Pope Innocent III", "Cnut the Great"
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
                 kind = "place"
             if not kind and not connected and _person_context(text, toks, k, j, run):
@@ -801,6 +803,8 @@ def _person_context(
         return False  # "Henry IX, Duke of Bavaria": the title; the holder is the name before
     if len(run) >= 2 and run[0].rstrip(".").lower() in _PERSONAL_HONORIFICS:
         return True
+    if _office_before_name(run):
+        return True  # "President Aníbal Pinto", "Senator Ted Kennedy"
     # What follows the name ("…, who", "(born …") is said of the whole phrase when the name
     # ends one: "Prince Claus of the Netherlands, who was …" is no sign that the Netherlands is
     # a person.
@@ -825,6 +829,73 @@ def _person_context(
         and toks[k - 2][0] in _BY_PERSON
         and text[toks[k - 1][2] : toks[k][1]] == " "
     )
+
+
+# Offices written before a holder's name as a title ("President John F. Kennedy"); not
+# "General", which opens the names of firms and services ("General Electric", "General
+# Hospital") as often.
+_OFFICE_STYLES = frozenset(
+    """president senator governor congressman congresswoman ambassador admiral marshal
+    chancellor""".split()
+)
+
+
+def _office_before_name(run: list[str]) -> bool:
+    """Whether a run is an office and a full name ("President Francisco Antonio Pinto"): two
+    or three capitalized words or initials after it, the last no kind noun ("Governor Morris
+    Hall" names a building)."""
+    names = [w.rstrip(".") for w in run[1:]]
+    return (
+        run[0].lower() in _OFFICE_STYLES
+        and 2 <= len(names) <= 3
+        and all(w[:1].isupper() and w.replace("-", "").isalpha() for w in names)
+        and not any(w in _SKIP_SINGLE for w in names)
+        and not kind_of_noun(names[-1])
+        and not kind_by_name(" ".join(names))
+    )
+
+
+# Ranks and styles before a ruler's regnal name ("King Louis XV of France", "Pope Innocent
+# III", "Tsar Nicholas II of Russia").
+_REGNAL_STYLES = _RANKS | frozenset("pope antipope emperor shah saint st".split())
+
+
+def _regnal_name(run: list[str]) -> bool:
+    """Whether a run is a ruler's regnal name: one to three names and a Roman numeral after a
+    rank ("Pope Innocent III", "Emperor Paul I") or before "of" and a realm ("Louis XIV of
+    France", "García Sánchez III of Navarre"); a sequel's numeral alone ("Decadent Evil II",
+    "World War II") says nothing."""
+    words = [w.rstrip(".") for w in run]
+    styled = len(words) > 2 and words[0].lower() in _REGNAL_STYLES
+    if styled:
+        words = words[1:]
+    at = next((i for i, w in enumerate(words) if _ROMAN.match(w)), -1)
+    if not 1 <= at <= 3 or not all(w[:1].isupper() and w.isalpha() for w in words[:at]):
+        return False
+    if any(w in _SKIP_SINGLE or kind_of_noun(w) for w in words[:at]):
+        return False  # "Part II", "Volume III", "Star Wars Episode IV"
+    rest = words[at + 1 :]
+    if not rest:
+        return styled
+    realm = rest[2:] if rest[:2] == ["of", "the"] else rest[1:]
+    return rest[0] == "of" and bool(realm) and all(w[:1].isupper() for w in realm)
+
+
+# A ruler's epithet after "the": "Cnut the Great", "Henry the Lion", "William the Conqueror".
+_EPITHETS = frozenset(
+    """Great Good Pious Bald Fat Simple Younger Elder Old Young Rich Black Red White Fair Wise
+    Bold Brave Just Mad Lame Blind Tall Stout Proud Cruel Terrible Magnificent Peaceful
+    Victorious Holy Lion Conqueror Confessor Unready Silent Small Child Hammer Navigator
+    Lawgiver Liberator Apostate Martyr Prisoner Steadfast Quarrelsome Fowler""".split()
+)
+
+
+def _epithet_name(run: list[str]) -> bool:
+    """Whether a run is a name and a ruler's epithet ("Philip the Good", "Catherine the
+    Great"); not a title that has a verb or a kind word before "the" ("Meet the Parents",
+    "Join the Triumph": no epithet follows)."""
+    epithet = run[2].rstrip(".") if len(run) == 3 else ""
+    return bool(epithet) and run[1] == "the" and epithet in _EPITHETS and run[0] not in _SKIP_SINGLE
 
 
 def _rank_title(run: list[str]) -> bool:
@@ -949,7 +1020,8 @@ def _coref(
     if about and about_person:
         base = split_qualifier(about)[0].split(",")[0].split()
         if len(base) >= 2:
-            surname.setdefault(fold(base[-1]), (fold(about), "person"))
+            if not _realm_last(base):
+                surname.setdefault(fold(base[-1]), (fold(about), "person"))
             surname.setdefault(fold(base[0]), (fold(about), "person"))
     for m in mentions:
         parts = m.surface.split()
@@ -957,6 +1029,7 @@ def _coref(
             m.kind == "person"
             and len(parts) >= 2
             and parts[0].rstrip(".").lower() not in HONORIFICS
+            and not _realm_last(parts)
         ):
             surname.setdefault(fold(parts[-1]), (m.key, m.kind))
     named = {m.key for m in mentions if m.gaz is not None}
@@ -984,6 +1057,13 @@ def _coref(
         else:
             out.append(m)
     return out
+
+
+def _realm_last(parts: list[str]) -> bool:
+    """Whether a person's name ends in the realm or house it is "of" ("Louis XIV of France",
+    "Hugh II of Arborea", "Philip III of Nassau- Saarbrücken", "Elizabeth II of the United
+    Kingdom"): its last word is no surname — "France" alone is the country, not the king."""
+    return "of" in written_whole(" ".join(parts)).split()[1:-1]
 
 
 def has_han(word: str) -> bool:
