@@ -4,6 +4,9 @@ removed)."""
 
 from __future__ import annotations
 
+from wikikv.compile.analyze import analyze
+from wikikv.compile.ingest import Document
+from wikikv.llm.extractive import ExtractiveProvider
 from wikikv.text.digest import split_sentences
 from wikikv.text.entities import Gazetteer, english_mentions
 from wikikv.text.kinds import classify_title, kind_of_qualifier
@@ -140,3 +143,16 @@ def test_a_name_with_a_ruler_s_epithet_is_a_person_s() -> None:
     assert found["Henry the Lion"][1] == "person", found
     assert found["Meet the Parents"][1] != "person", found
 
+
+def test_a_document_s_category_is_read_from_its_whole_first_sentence() -> None:
+    # the summary is cut at 200 characters: "was the founding mona…" filed the topics its article
+    # named under "/topics/in articles on monas"
+    text = (
+        "King Dongmyeong of Goguryeo (58 BCE – 19 BCE, r. 37 BCE – 19 BCE) or "
+        "Dongmyeongseongwang (), which literally means Holy King of the East, also known by his "
+        "birth name Jumong (), was the founding monarch of the kingdom of Goguryeo. He ruled well."
+    )
+    doc = Document(id="d", title="Dongmyeong of Goguryeo", text=text, fingerprint="f", lang="en")
+    analysis = analyze(doc, ExtractiveProvider())
+    assert analysis.summary.endswith("…")
+    assert analysis.category == "monarch"

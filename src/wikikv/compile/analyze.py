@@ -89,9 +89,11 @@ def analyze(
         found = provider.entities(dinput, spans, pos)
     else:
         found = provider.entities(dinput, spans)
-    summary = one_line(sents[digest[0]].text) if digest else lead_sentence(doc.text, doc.lang)
+    lead = sents[digest[0]].text if digest else lead_sentence(doc.text, doc.lang)
+    summary = one_line(lead)
     if found.page is not None and found.page.summary:  # LLM mode: the model's summary
-        summary = one_line(found.page.summary)
+        lead = found.page.summary
+        summary = one_line(lead)
     mentions = list(found.mentions) + _aliases(doc, sents)
     return DocAnalysis(
         id=doc.id,
@@ -108,7 +110,9 @@ def analyze(
         roles=sentence_roles(doc.text, sents, mentions, doc.lang),
         llm=found.page,
         version=ANALYSIS_VERSION,
-        category=doc_category(doc.title, summary, doc.lang),
+        # the whole sentence: the summary is cut at 200 characters, and a category read from
+        # "was the founding mona…" was "mona" ("/topics/in articles on monas")
+        category=doc_category(doc.title, " ".join(lead.split()), doc.lang),
     )
 
 
