@@ -5,8 +5,10 @@ removed)."""
 from __future__ import annotations
 
 from wikikv.compile.analyze import analyze
+from wikikv.compile.categories import lead_category, plural
 from wikikv.compile.ingest import Document
 from wikikv.llm.extractive import ExtractiveProvider
+from wikikv.text.broad_kinds import broad_kind
 from wikikv.text.digest import split_sentences
 from wikikv.text.entities import Gazetteer, english_mentions
 from wikikv.text.kinds import classify_title, kind_of_qualifier
@@ -156,3 +158,17 @@ def test_a_document_s_category_is_read_from_its_whole_first_sentence() -> None:
     analysis = analyze(doc, ExtractiveProvider())
     assert analysis.summary.endswith("…")
     assert analysis.category == "monarch"
+
+
+def test_a_two_word_kind_is_read_whole() -> None:
+    # "mixed martial artists" were filed with painters ("/people/artists"), civil servants on a
+    # shelf "servants", the Three Stooges' short subjects under /topics and /places
+    fighter = "Chris Weidman (born June 17, 1984) is an American mixed martial artist."
+    assert lead_category(fighter, "Chris Weidman") == "martial artist"
+    assert broad_kind(lead_category(fighter, "Chris Weidman")) == "athletes and sportspeople"
+    official = "Eric Chan (born 1959) is a Hong Kong civil servant who is the Director."
+    assert plural(lead_category(official, "Eric Chan")) == "civil servants"
+    short = "Self-Made Maids is a 1950 short subject directed by Jules White."
+    assert classify_title("Self-Made Maids", short, "en") == "work"
+    # the head's own kind otherwise: "an actor and martial artist" is an actor
+    assert lead_category("X is an American actor and martial artist.", "X") == "actor"

@@ -176,6 +176,15 @@ _GROUPS: dict[str, str] = {
     ),
 }
 BROAD: dict[str, str] = {noun: label for label, nouns in _GROUPS.items() for noun in nouns.split()}
+# Two-word kinds whose last word alone names another shelf's: a "mixed martial artist" is a
+# fighter, not an artist; a "civil servant" an official, not a servant; a "short subject" a film.
+COMPOUNDS: dict[str, str] = {
+    "martial artist": "athletes and sportspeople",
+    "civil servant": "politicians, officials and lawyers",
+    "public servant": "politicians, officials and lawyers",
+    "short subject": "films and television",
+}
+BROAD.update(COMPOUNDS)
 BROAD_LABELS = frozenset(_GROUPS)
 _RELATIONS: dict[str, str] = {
     "sons and daughters": (

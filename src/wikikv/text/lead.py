@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from wikikv.text.broad_kinds import BROAD, broad_kind
+from wikikv.text.broad_kinds import BROAD, COMPOUNDS, broad_kind
 from wikikv.text.nouns import kind_of_noun
 
 # "X is / was / are / were (a|an|the|one of the)? ..." up to where the noun phrase ends.
@@ -179,4 +179,5 @@ def _head_of(phrase: str) -> str:
     head = str(words[-1]).lower()
     if head in NOT_HEAD or len(head) < 3 or not head.isalpha():
         return ""
-    return head
+    pair = f"{words[-2].lower()} {head}" if len(words) >= 2 else ""
+    return pair if pair in COMPOUNDS else head  # "a mixed martial artist": no artist
