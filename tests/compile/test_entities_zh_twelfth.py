@@ -5,8 +5,18 @@ quotes, 'X指Y' — each on sentences of the corpus."""
 
 from __future__ import annotations
 
+from wikikv.text import digest as dg
+from wikikv.text import entities_zh_pieces as pieces
 from wikikv.text.definitions import defining_score, summary_sentences
+from wikikv.text.entities_zh import chinese_mentions
+from wikikv.text.jieba_tags import jieba_freq, jieba_pos, jieba_words
 from wikikv.text.note_glosses import in_note
+
+
+def keys(text: str) -> set[str]:
+    sents = dg.split_sentences(text, "zh")
+    found = chinese_mentions(text, sents, jieba_pos(text), {}, jieba_words(), jieba_freq(), "")
+    return {m.key for m in found}
 
 
 def test_a_bibliography_entry_says_what_the_title_is() -> None:
@@ -83,3 +93,33 @@ def test_a_name_given_in_quotes_or_as_another_name() -> None:
 def test_a_note_on_a_longer_term_opening_with_the_title_is_not_the_titles() -> None:
     note = "〔2〕《呐喊》印行第二版　一九三○年一月《呐喊》第十三次印刷时，作者将《不周山》篇抽出。"
     assert defining_score(note, ["呐喊"]) < 3
+
+
+def test_a_title_ending_in_shuo_does_not_make_its_middle_speak() -> None:
+    # 《摩罗诗力说》 'On the power of Mara poetry': jieba cuts 摩|罗诗力|说, and 说 after 罗诗力
+    # read as his speech kept /人物/罗诗力 (坟: 题记, 杂亿)
+    text = "文章要长，愈长，稿费便愈多。所以如《摩罗诗力说》那样，简直是生凑。"
+    assert "罗诗力" not in keys(text)
+
+
+def test_a_body_named_by_a_word_in_general_use_after_a_noun_is_a_tail() -> None:
+    # 研究社 (/机构) of 广州国际社会问题研究社 and 小说研究社, 评论社 of 现代评论社 (beside the
+    # journal 《现代评论》), 纪念会 of 复校纪念会: each named once, glued to what makes the longer name
+    translated = (
+        "名《国际劳动问题》，日本浅利顺次郎著。张秀哲的译本于一九二七年由广州国际社会问题研究社"
+        "出版，署张月澄译。\n"
+    )
+    assert "研究社" not in keys(translated)
+    quoted = (
+        "\u3000\u3000〔１０〕\u3000“水平线”\u3000这是从当时现代评论社出版的《现代丛书》广告中引用来"
+        "的。\n在《现代评论》第一卷第九期（一九二五年"
+    )
+    assert "评论社" not in keys(quoted)
+    # after a word of another kind the body is itself: 'such as the Creation Society'
+    known, freq = jieba_words(), jieba_freq()
+    for text in ("乱用谁也不懂的生语如创造社一流的文字", "前年创造社和太阳社向我进攻"):
+        tokens, at = {}, 0
+        for word, flag in jieba_pos(text):
+            tokens[at] = (word, flag)
+            at += len(word)
+        assert not pieces.generic_body_tail("创造社", text, tokens, known, freq), text

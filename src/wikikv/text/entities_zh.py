@@ -298,6 +298,13 @@ def chinese_mentions(
         if by_ending is not None and known is not None and reader.fragment_of_longer(word, text):
             continue  # 文学社 of 革命文学社, 医学专门学校 of 金泽医学专门学校
         if (
+            by_ending == "org"
+            and known is not None
+            and freq is not None
+            and pieces.generic_body_tail(word, text, tokens_at, known, freq)
+        ):
+            continue  # 研究社 of 革命文艺研究社, 评论社 of 现代评论社
+        if (
             kind in ("org", "place")
             and known is not None
             and freq is not None
@@ -766,7 +773,8 @@ def _name_evidence(
     if word not in known and reader.in_book_title(word, text):
         return "fragment"  # 陶庵梦 of 《陶庵梦忆》 (林黛玉 of 《林黛玉日记》 is a name)
     if kind == "person" and reader.in_book_title(word, text, whole=True):
-        if not reader.name_signs(word, text):
+        # a title ending in 说 'On …' (《摩罗诗力说》) does not make its middle speak
+        if not reader.name_signs(word, _TITLE_ON.sub("\u3000》", text)):
             return "fragment"  # 罗诗力: only ever a piece of 《摩罗诗力说》 here
     if kind == "person":
         if known.get(word, "").startswith("nr") and reader.foreign_place(word, text):
@@ -795,6 +803,7 @@ def _name_evidence(
     return "name"
 
 
+_TITLE_ON = re.compile(r"[说论道](?=》)")  # the 说 of 《摩罗诗力说》: 'On …', a title's kind
 _ORDINAL_BEFORE = re.compile(r"第[一二三四五六七八九十百\d]+[次届]$")
 # Characters that each name a kind of settlement: two of them make a common noun (城市, 乡村).
 _GENERIC_PLACE = frozenset("城市乡村镇庄都县省州郡邑")

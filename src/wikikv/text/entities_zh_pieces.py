@@ -179,3 +179,44 @@ def joined_to_things(word: str, text: str, known: dict[str, str]) -> bool:
         if known.get(noun, "") in ("n", "a", "an", "ng") and noun not in _TITLES:
             joined += 1
     return total > 0 and joined * 2 >= total
+
+
+# A word in general use that heads a body's name (研究|社 'research society', 评论|社): this often
+# used, it is what the body does, and the name it ends is longer.
+_GENERAL_USE = 1000
+_RARE = 50
+_NOUN_TAGS = ("n", "vn", "nz", "nt")
+
+
+def generic_body_tail(
+    word: str,
+    text: str,
+    tokens_at: dict[int, tuple[str, str]],
+    known: dict[str, str],
+    freq: dict[str, int],
+) -> bool:
+    """Whether ``word``, a three-character body ending in 社/会/馆…, is the tail of a longer name
+    in ``text``: a word in general use (研究, 评论) and the ending, named once, right after a
+    noun (革命文艺|研究社, 广州国际社会问题|研究社, 小说|研究社) or after what makes with its head a
+    title the text gives in 《》 (现代|评论社 beside 《现代评论》: the journal's society). Not after
+    a word of another kind ("如创造社", "前年创造社"). The dictionary holds such a name seldom if at
+    all (研究社: 6)."""
+    if len(word) != 3 or freq.get(word, 0) >= _RARE:
+        return False
+    if reader.kind_by_suffix(word, weak=False) != "org":
+        return False
+    head = word[:2]
+    tag = known.get(head, "")
+    if not tag.startswith(("n", "v")) or tag.startswith(("nr", "ns", "nt", "nz")):
+        return False
+    if freq.get(head, 0) < _GENERAL_USE:
+        return False
+    spots = list(common_words.occurrences(word, text))
+    if len(spots) != 1:
+        return False
+    start = spots[0][0]
+    for size in range(1, 5):
+        token = tokens_at.get(start - size)
+        if token is not None and len(token[0]) == size:
+            return token[1] in _NOUN_TAGS or f"《{token[0]}{head}》" in text
+    return False
