@@ -172,3 +172,23 @@ def test_a_two_word_kind_is_read_whole() -> None:
     assert classify_title("Self-Made Maids", short, "en") == "work"
     # the head's own kind otherwise: "an actor and martial artist" is an actor
     assert lead_category("X is an American actor and martial artist.", "X") == "actor"
+
+
+def test_a_relative_named_after_son_of_or_wife_of_is_a_person() -> None:
+    text = (
+        "He was the older brother of Stephen Vincent Benét. She married the son of Peter "
+        "Beckford in 1745. He was the grandfather of Cambodia's current king. He is the uncle "
+        "of Rangers defender Jon Flanagan. He was the second son of Hon. William Cavendish. "
+        "He was the husband of Prime Minister of Luxembourg, Xavier Bettel."
+    )
+    found = _mentions(text)
+    assert found["Stephen Vincent Benét"][1] == "person", found
+    assert found["Peter Beckford"][1] == "person", found
+    # a possessive, a word before a noun, a title cut at its full stop, an office: no name
+    for word in ("Cambodia", "Rangers", "Hon", "Prime Minister of Luxembourg"):
+        assert found[word][1] != "person", (word, found)
+
+
+def test_the_verb_stars_opens_a_list_of_people() -> None:
+    found = _mentions("The film stars Ann Dvorak and John Litel, and was shot in 1936.")
+    assert found["John Litel"][1] == "person", found

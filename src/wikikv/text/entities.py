@@ -223,6 +223,12 @@ _OFFICE_TITLES = frozenset(
 _APPOSITIVE = re.compile(
     r", (?:the|an?) (?:[\w'’-]+ ){0,6}?([A-Za-z-]+)(?=[,.;]| (?:of|from|in|at|for|who|and)\b)"
 )
+# Kinship before "of" and a name ("daughter of Peter Beckford"); not "father" or "mother",
+# which also say who began a school or a nation ("the father of Impressionism").
+_KIN_OF = frozenset(
+    """son daughter brother sister wife husband widow widower child grandson granddaughter
+    nephew niece cousin stepson stepdaughter uncle aunt grandfather grandmother""".split()
+)
 _BY_PERSON = frozenset(
     "directed written composed illustrated painted sculpted choreographed coached".split()
 )
@@ -248,6 +254,29 @@ _PERSON_AFTER = re.compile(
     r"|(?:'s|’s) (?:wife|husband|son|daughter|brother|sister|father|mother|widow|children)\b"
     r"|, who\b"
 )
+
+
+_TITLE_WORDS = HONORIFICS | _OFFICE_TITLES | _RANKS | frozenset("hon capt grand prime".split())
+
+
+def _kin_named(text: str, toks: list[tuple[str, int, int]], j: int, run: list[str]) -> bool:
+    """Whether the run after "son of" / "wife of" is the relative's name: not a title alone
+    ("son of Hon. William Cavendish" cut at "Hon", "daughter of Grand Duke"), an office of a
+    place ("husband of Prime Minister of Luxembourg"), a possessive ("grandfather of
+    Cambodia's king"), a word before a noun ("daughter of Byzantine emperor Justin II", "son of
+    Wimbledon champion Gerald Patterson") or a name cut before a title ("son of U.S. Senator")."""
+    words = [w.rstrip(".").lower() for w in run]
+    if words[-1] in _TITLE_WORDS or ("of" in words and words[0] in _TITLE_WORDS):
+        return False
+    last = toks[j - 1][0]
+    if last.endswith(("'s", "’s")):
+        return False
+    if last.endswith(".") and not _INITIALISM.match(last):
+        return True  # the sentence ends with the name
+    nxt = toks[j][0] if j < len(toks) else ""
+    gap = text[toks[j - 1][2] : toks[j][1]] if j < len(toks) else ""
+    # nor a name cut before a title ("daughter of U.S. Senator …"): a capitalized word follows
+    return not (gap == " " and (nxt[:1].isupper() or (nxt[:1].islower() and kind_of_noun(nxt))))
 
 
 def written_whole(name: str) -> str:
@@ -819,6 +848,9 @@ def _person_context(
     prev = toks[k - 1][0]
     if prev in _ROLES or prev in _STARRING:
         return True
+    if prev == "of" and k >= 2 and toks[k - 2][0] in _KIN_OF:
+        # "the older brother of Stephen Vincent Benét", "daughter of George Burns"
+        return _kin_named(text, toks, j, run)
     if prev in _OCCUPATIONS and text[toks[k - 1][2] : toks[k][1]] == " ":
         return True  # not past a comma: "a psychologist, UNICEF chairwoman"
     if prev in ("is", "was") and k >= 2 and toks[k - 2][0] in _ROLES:

@@ -11,10 +11,10 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-# Words after which a list of people follows ("starring A, B and C", "Among his company of
-# actors were A, B, …"). Not "produced by" nor "featuring": companies and bands follow them as
+# Words after which a list of people follows ("starring A, B and C", "The film stars A and B",
+# "Among his company of actors were A, B, …"). Not "produced by" nor "featuring": companies and bands follow them as
 # often as people (see docs/entities.md for "directed / written by").
-_LIST_VERBS = frozenset({"starring", "co-starring"})
+_LIST_VERBS = frozenset({"starring", "co-starring", "stars", "starred", "co-starred"})
 # A company closing a list of people ("written by A and B, and Scott Free Productions").
 _COMPANY = frozenset(
     "Productions Pictures Studios Studio Entertainment Animation Films Television Media Bros "
