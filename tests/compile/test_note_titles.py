@@ -55,7 +55,7 @@ def test_front_matter_gives_the_title_and_leaves_the_text() -> None:
 def test_a_folder_of_notes_is_read_with_their_own_titles(tmp_path: Path) -> None:
     files = {
         "fujino-note.md": "---\ntitle: Fujino Genkurō\ncreated: 2024-01-02\n---\n\nFujino taught.\n",
-        "tokyo.md": "# Tokyo\n\nTokyo is the capital of Japan.\n",
+        "tokyo.md": "# Tokyo\n\n**Tokyo** is the capital of [Japan](https://x.org).\n- One.\n- Two.\n",
         "sendai.txt": "Sendai is a city in Japan.\n",
         "Ah Q.md": "Ah Q is the hero of a novella.\n",
     }
@@ -69,6 +69,8 @@ def test_a_folder_of_notes_is_read_with_their_own_titles(tmp_path: Path) -> None
         "Ah Q": "Ah Q",
     }
     assert docs["fujino-note"].text.startswith("Fujino taught.")  # the block is not text
+    # a note's Markdown is read as the text it shows, each list item a paragraph of its own
+    assert docs["tokyo"].text == "# Tokyo\n\nTokyo is the capital of Japan.\n\nOne.\n\nTwo."
     # a file read as the file name alone says keeps the fingerprint earlier builds recorded
     assert docs["Ah Q"].fingerprint == fingerprint((tmp_path / "Ah Q.md").read_bytes())
     assert docs["tokyo"].fingerprint != fingerprint((tmp_path / "tokyo.md").read_bytes())
