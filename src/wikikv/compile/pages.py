@@ -49,6 +49,14 @@ from wikikv.text.definitions import (
     without_note_mark,
 )
 from wikikv.text.digest import is_heading, lead_of, lead_sentence
+from wikikv.text.fact_lines import (
+    NearRepeats,
+    is_colophon,
+    is_cross_reference,
+    note_mark_length,
+    points_back,
+    says_nothing,
+)
 from wikikv.text.note_glosses import glosses_another, in_note
 from wikikv.text.summary_line import clean_summary
 
@@ -170,6 +178,25 @@ def entity_summary(
     )
 
 
+def _key_facts(ent: Entity, texts: Mapping[str, str], names: list[str], lang: str) -> list[Fact]:
+    """The entity's facts as its key facts list them: those that say something of it, not a
+    colophon (those are mentions); on a person's page, the sentences that name a thing only by
+    pointing back ("鲁迅经常为该刊写稿") after the ones a reader can take alone."""
+    whole: list[Fact] = []
+    leaning: list[Fact] = []
+    for fact in ent.facts:
+        quote = _quote(fact, texts)
+        if not says_something(quote, names):
+            continue
+        if lang == "zh" and (is_colophon(quote, names) or is_cross_reference(quote)):
+            continue
+        if lang == "zh" and ent.kind == "person" and points_back(quote):
+            leaning.append(fact)
+        else:
+            whole.append(fact)
+    return whole + leaning
+
+
 def _is_title(sentence: str, title: str) -> bool:
     """Whether a summary is only the document's title line ("中华民国的新“堂·吉诃德”们"), which
     says nothing the heading does not."""
@@ -230,11 +257,12 @@ def render_entity_parts(
     heads = [out[-1]]
     rows: list[tuple[int, str, bool, str]] = []  # a link row: line, target, in "Related Pages"
     names = [ent.name, *ent.aliases]
-    facts = [f for f in ent.facts if says_something(_quote(f, texts), names)]
+    facts = _key_facts(ent, texts, names, lang)
     if defining is not None:  # the summary's sentence leads the key facts, with its citation
         facts = [defining, *(f for f in facts if f != defining)]
+    near = NearRepeats()
     for fact in facts:
-        _cite(out, notes, fact, texts, quoted, cites)
+        _cite(out, notes, fact, texts, quoted, cites, near=near)
     if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
@@ -249,12 +277,16 @@ def render_entity_parts(
     mentions = [f for f in ent.facts if id(f) not in told] + ent.mentions
     mentions = [f for f in mentions if f != defining]
     keyed = [(f, _quote_key(f, texts)) for f in mentions]  # each key made once
-    keyed = [(f, key) for f, key in keyed if key not in quoted]
+    keyed = [
+        (f, key)
+        for f, key in keyed
+        if key not in quoted and not says_nothing(_quote(f, texts), names)
+    ]
     if keyed:
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
         heads.append(out[-1])
         for fact, key in keyed:
-            _cite(out, notes, fact, texts, quoted, cites, key)
+            _cite(out, notes, fact, texts, quoted, cites, key, near)
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
@@ -400,6 +432,8 @@ def _zh_first_fact(ent: Entity, texts: Mapping[str, str], names: list[str]) -> F
             if any(n and n in _quote(fact, texts) for n in names)  # not a carried "他…"
             and describes(_quote(fact, texts), names)
             and says_something(_quote(fact, texts), names)
+            and not is_colophon(_quote(fact, texts), names)
+            and not (ent.kind == "person" and points_back(_quote(fact, texts)))
             and not in_speech(text, fact.start)
             and not glosses_another(text, fact.start, names)  # a note on another term
         ]
@@ -481,9 +515,11 @@ def _cite(
     quoted: set[str],
     cites: list[tuple[int, str, str, Fact]],
     key: str | None = None,
+    near: NearRepeats | None = None,
 ) -> None:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
-    already quoted on the page (several sources repeating one passage) is quoted once.
+    already quoted on the page (several sources repeating one passage) is quoted once, and so
+    is one ``near`` says only repeats a quoted one with a word or two changed.
     ``key``: the fact's :func:`_quote_key`, when the caller has it; ``cites`` gets the quote's
     line, the quote, the cited article's path and the fact."""
     if key is None:
@@ -491,8 +527,14 @@ def _cite(
     if key in quoted:
         return
     quoted.add(key)
-    n = len(notes) + 1
     quote = texts[fact.doc][fact.start : fact.end]
+    if near is not None and near.repeats(quote):
+        return
+    mark = note_mark_length(quote)
+    if mark and mark < len(quote):  # "〔2〕章士钊（1881—1973）…": the quote starts at the words
+        fact = Fact(fact.doc, fact.start + mark, fact.end)
+        quote = quote[mark:]
+    n = len(notes) + 1
     path = article_path(fact.doc)
     cites.append((len(out), quote, path, fact))
     out.append(f"- {quote} [^{n}]")

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 
+from wikikv.text.fact_lines import points_back
+
 # The note marks of the annotated edition: 〔3〕, ⑶, （⒊）, and the circled ③ of a few files
 # (阿Ｑ正传, 《呐喊》自序, 论雷峰塔的倒掉: "③《小孤孀上坟》：当时流行的一出绍兴地方戏。").
 _NOTE_MARK = re.compile(
@@ -232,6 +234,8 @@ def defining_score(
     # a circled mark opens a note only at the head of a line ("③《小孤孀上坟》：…"); after a
     # full stop it is the inline mark of the sentence before ("…的。⑥单是禁止，…")
     is_note = bool(mark) and (mark not in _CIRCLED or mid_note)
+    if person and points_back(body):
+        return 0  # "鲁迅是主要撰稿者…之一，并于该刊在上海出版后…": the note's journal, unnamed
     best = 0
     for name in sorted((n for n in names if n), key=len, reverse=True):
         score = _score_name(body, name, is_note, person)

@@ -1,0 +1,135 @@
+"""What an entity page's key facts leave out or put last: colophons, lines that only point
+back, near repeats and lines with nothing but a name. The sentences are the corpus's own (the
+signing lines and editors' notes of the Lu Xun collections)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.compile.wiki_pages import build_zh_folder, pages_by_title, section
+from wikikv.compile.check import check
+from wikikv.store.store import Store, open_store
+from wikikv.text.definitions import defining_score
+from wikikv.text.fact_lines import (
+    NearRepeats,
+    is_colophon,
+    is_cross_reference,
+    note_mark_length,
+    points_back,
+    says_nothing,
+)
+
+LU_XUN = ["鲁迅", "鲁迅先生"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "一九二九年八月二十日，鲁迅记于上海。",
+        "一九三二年四月二十九日，鲁迅于沪北寓楼记。",
+        "一九三○年五月八日之夜，鲁迅校毕记于上海闸北寓庐。",
+        "鲁迅一九三一，十二，二八。",
+        "一九二五年五月十四日，鲁迅上。",
+        "一九二六年十月十四日，鲁迅附记。",
+        "一九二七年四月十一日，鲁迅识于广州中山大学。",
+    ],
+)
+def test_a_signing_line_is_a_colophon(line: str) -> None:
+    assert is_colophon(line, LU_XUN)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "一九一九年十二月，鲁迅回绍兴接母亲等家眷到北京，同住八道湾。",  # what he did
+        "一九二四年九月，鲁迅辑成《俟堂砖文杂集》一书。",
+        "鲁迅于十三日被推举为委员。",  # no year
+        "一九二七年十二月七日，许广平记于上海。",  # someone else signed
+    ],
+)
+def test_a_dated_fact_is_no_colophon(line: str) -> None:
+    assert not is_colophon(line, LU_XUN)
+
+
+def test_pointing_back_is_told_from_should() -> None:
+    assert points_back("鲁迅经常为该刊写稿。")
+    assert points_back("鲁迅是它的发起人之一。")
+    assert not points_back("鲁迅应该写稿。")
+    assert not points_back("鲁迅为《莽原》写稿。")
+
+
+def test_a_person_is_not_defined_by_a_line_about_an_unnamed_journal() -> None:
+    line = "鲁迅是主要撰稿者和支持者之一，并于该刊在上海出版后一度担任编辑。"
+    assert defining_score(line, LU_XUN, person=True) == 0
+    assert defining_score("鲁迅是浙江绍兴人。", LU_XUN, person=True) > 0
+
+
+def test_a_note_that_sends_the_reader_elsewhere() -> None:
+    assert is_cross_reference("〔16〕吴稚晖参看本卷第215页注。")
+    assert is_cross_reference("李大钊（1889—1927），参看本卷第66页注。")
+    assert not is_cross_reference("鲁迅对这种论调的批评，可参看本书《这个与那个》第四节。")
+    assert note_mark_length("〔２〕　袁世凯（１８５９—１９１６）") == 4
+    assert note_mark_length("袁世凯（1859—1916）") == 0
+
+
+def test_lines_with_nothing_but_a_name() -> None:
+    for line in ("鲁迅。", "鲁迅先生：", "他说：", "鲁迅启上。", "He said:", "Holmes said."):
+        assert says_nothing(line, [*LU_XUN, "Holmes"]), line
+    for line in ("鲁迅于十三日被推举为委员。", "Holmes went home."):
+        assert not says_nothing(line, [*LU_XUN, "Holmes"]), line
+
+
+def test_near_repeats_are_quoted_once() -> None:
+    near = NearRepeats()
+    assert not near.repeats("鲁迅是主要撰稿者和支持者之一，并于该刊在上海出版后一度担任编辑。")
+    assert near.repeats("鲁迅是它的主要撰稿人和支持者之一，并于该刊在上海出版后一度担任编辑。")
+    assert not near.repeats("鲁迅曾为该刊撰稿，并校阅过自创刊号至第十六号中的一些稿件。")
+    # a number that differs is a different fact
+    assert not near.repeats("He was born in 1950 in London, England.")
+    assert not near.repeats("He was born in 1951 in London, England.")
+    # one year in two widths is one year
+    assert not near.repeats("〔24〕吴稚晖（1865—1953）名敬恒，江苏武进人，国民党政客。")
+    assert near.repeats("吴稚晖（１８６５—１９５３），名敬恒，江苏武进人，国民党反动政客。")
+    # too short to judge: kept
+    assert not near.repeats("鲁迅到了。")
+    assert not near.repeats("鲁迅到了！")
+
+
+NOTES = """# 杂记
+
+　　〔1〕《晨钟》：文艺周刊，一九二五年创刊于北京。周明是主要撰稿者和支持者之一，并于该刊在上海出版后一度担任编辑。
+　　〔2〕《夕照》：文艺月刊。周明是它的主要撰稿人和支持者之一，并于该刊在上海出版后一度担任编辑。
+　　〔3〕周明，浙江山阴人，一九二三年到北京教书，后来常为各报撰稿。
+　　〔4〕周明参看本卷第215页注。
+周明常在夜里写文章，写完便放在桌上。
+周明说：
+一九二七年十二月七日，周明记于上海。
+"""
+
+
+@pytest.fixture
+def store() -> Store:
+    return open_store("memory://")
+
+
+def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path) -> None:
+    kb = build_zh_folder(store, tmp_path, "notes", {"杂记": NOTES})
+    _, rec = pages_by_title(kb)["周明"]
+    assert rec.meta.summary.startswith("周明，浙江山阴人"), rec.text
+    facts = section(rec.text, "## 要点")
+    quotes = [f.rsplit(" [^", 1)[0][2:] for f in facts]
+    # the near repeat is quoted once; the line about the unnamed journal comes after the
+    # lines a reader can take alone; the colophon is no key fact
+    assert sum("主要撰稿" in q for q in quotes) == 1, facts
+    leaning = next(i for i, q in enumerate(quotes) if "该刊" in q)
+    alone = next(i for i, q in enumerate(quotes) if "在夜里写文章" in q)
+    assert alone < leaning
+    assert not any("记于上海" in q or "参看本卷" in q for q in quotes)
+    # a quote starts at its words, not at the note's mark, and its citation says so
+    assert not any(q.startswith("〔") for q in quotes), quotes
+    assert check(kb).ok
+    # the colophon is still where he is mentioned; the bare speech tag is nowhere
+    assert any("记于上海" in m for m in section(rec.text, "## 提及"))
+    assert "- 周明说：" not in rec.text
