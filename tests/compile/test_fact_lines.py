@@ -66,6 +66,14 @@ def test_a_person_is_not_defined_by_a_line_about_an_unnamed_journal() -> None:
     assert defining_score("鲁迅是浙江绍兴人。", LU_XUN, person=True) > 0
 
 
+def test_a_persons_lifespan_and_home_outrank_a_copula_said_in_passing() -> None:
+    gloss = "〔30〕胡适（1891—1962）　字适之，安徽绩溪人，现代评论派主要成员之一。"
+    passing = "胡适是杜威学说的宣传者。"
+    assert defining_score(gloss, ["胡适"], person=True) > defining_score(
+        passing, ["胡适"], person=True
+    )
+
+
 def test_a_note_that_sends_the_reader_elsewhere() -> None:
     assert is_cross_reference("〔16〕吴稚晖参看本卷第215页注。")
     assert is_cross_reference("李大钊（1889—1927），参看本卷第66页注。")

@@ -282,7 +282,10 @@ def _score_name(body: str, name: str, is_note: bool, person: bool = False) -> in
         copula = _COPULA.match(rest)
         if copula and _LEANS_ON_CONTEXT.match(rest[copula.end() :]):
             return 0  # "鲁迅是它的发起人之一": who "它" is was said before; alone it says nothing
-        if copula:
+        if person and _LIFESPAN.match(rest) and _NATIVE.search(rest):
+            score = 5  # "胡适（1891—1962）　字适之，安徽绩溪人，…": the editors' own gloss of
+            # who someone was beats a copula one note says in passing ("胡适是杜威学说的宣传者")
+        elif copula:
             score = 4
         elif _ASIDE_COPULA.match(rest):
             score = 3  # "长妈妈，已经说过，是一个一向带领着我的女工"
