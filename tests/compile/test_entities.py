@@ -116,6 +116,21 @@ def test_circa_born_died_before_a_year_end_no_sentence() -> None:
     assert len(split_sentences("It rained in the land of Od. 1900 was dry.", "en")) == 2
 
 
+def test_a_court_case_and_a_title_before_a_name_end_no_sentence() -> None:
+    """HotpotQA's Waite Court article lists "United States v. Reese" cases: cut after "v." the
+    United States page was summarised as 'United States" (1878), "Wilkerson v.'."""
+    en = (
+        'Notable cases include "United States v. Cruikshank" (1875), "Reynolds v. United '
+        'States" (1878). Gov. Smith and Sen. Jones came. It ended.'
+    )
+    assert [s.text for s in split_sentences(en, "en")] == [
+        'Notable cases include "United States v. Cruikshank" (1875), "Reynolds v. United '
+        'States" (1878).',
+        "Gov. Smith and Sen. Jones came.",
+        "It ended.",
+    ]
+
+
 def test_circa_in_the_quotes_of_lost_italics_ends_no_sentence() -> None:
     """2Wiki writes the italic "c." as '(" c". 1195–1254/63)': Richard Filangieri's summary
     began at "1195–1254/63) was …". A quoted word that is no abbreviation still ends one."""

@@ -16,8 +16,10 @@ from typing import Protocol
 # English: a terminator followed by space and an upper-case letter, a digit or a quote.
 _EN_BOUNDARY = re.compile(r"[.!?][\"')\]]?\s+(?=[A-Z0-9\"'(\[])")
 _EN_ABBREV = re.compile(
-    r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Mt|Ft|No|Vol|vs|etc|"
-    r"Inc|Ltd|Co|Corp|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K|"
+    r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Mt|Ft|No|Nos|Vol|vs|v|etc|"
+    r"Inc|Ltd|Co|Corp|Bros|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|U\.S|U\.K|"
+    # titles before a name, and a court case's "v.": "United States v. Reese" is one name
+    r"Gov|Sen|Rep|Pres|Adm|Maj|Cmdr|Messrs|al|approx|Ph\.D|"
     r"[A-Z])\.)$"
     # circa, born, died, flourished, reigned before a year: "Edwin (c. 586 – 633) was …", also
     # when the source's italics became quote marks around it: 'Filangieri(" c". 1195–1254/63)'
