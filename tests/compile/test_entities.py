@@ -129,6 +129,12 @@ def test_a_court_case_and_a_title_before_a_name_end_no_sentence() -> None:
         "Gov. Smith and Sen. Jones came.",
         "It ended.",
     ]
+    # a title that ends in a question mark, then its gloss in brackets, is one sentence
+    film = 'What Ever Happened to Baby Toto? (Italian: "Che fine ha fatto Totò Baby?") is a film.'
+    assert [s.text for s in split_sentences(film + " Who? (Nobody.)", "en")] == [
+        film,
+        "Who? (Nobody.)",
+    ]
 
 
 def test_circa_in_the_quotes_of_lost_italics_ends_no_sentence() -> None:

@@ -52,6 +52,8 @@ def _spans_en(text: str, base: int) -> list[tuple[int, int]]:
         head = text[pos : m.start() + 1]
         if _EN_ABBREV.search(head):
             continue
+        if text[m.start()] in "?!" and text[m.end() : m.end() + 1] == "(":
+            continue  # a title's mark and its gloss: 'What Ever Happened to Baby Toto? (Italian: …)'
         cut = m.end()
         out.append((base + pos, base + cut))
         pos = cut
