@@ -11,7 +11,7 @@ import pytest
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title, section
 from wikikv.compile.check import check
 from wikikv.store.store import Store, open_store
-from wikikv.text.definitions import defining_score
+from wikikv.text.definitions import defining_score, names_a_time
 from wikikv.text.fact_lines import (
     NearRepeats,
     is_colophon,
@@ -74,6 +74,15 @@ def test_a_persons_lifespan_and_home_outrank_a_copula_said_in_passing() -> None:
     )
 
 
+def test_a_persons_death_or_rule_as_a_time() -> None:
+    """ "袁世凯死后，在日本帝国主义支持下，几次把持北洋政府" is 段祺瑞's doing; "段祺瑞执政之际，虽颇有
+    人造了谣言" is the writer's."""
+    for after in ("死后，在日本", "执政之际", "窃国后，", "逝世以后"):
+        assert names_a_time(after), after
+    for after in ("后来", "死了", "执政府", "上台讲话"):
+        assert not names_a_time(after), after
+
+
 def test_a_note_that_sends_the_reader_elsewhere() -> None:
     assert is_cross_reference("〔16〕吴稚晖参看本卷第215页注。")
     assert is_cross_reference("李大钊（1889—1927），参看本卷第66页注。")
@@ -112,6 +121,7 @@ NOTES = """# 杂记
 　　〔3〕周明，浙江山阴人，一九二三年到北京教书，后来常为各报撰稿。
 　　〔4〕周明参看本卷第215页注。
 周明常在夜里写文章，写完便放在桌上。
+周明死后，报馆便由王五一手把持，再不登别人的文章了。
 周明说：
 一九二七年十二月七日，周明记于上海。
 """
@@ -134,7 +144,7 @@ def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path
     leaning = next(i for i, q in enumerate(quotes) if "该刊" in q)
     alone = next(i for i, q in enumerate(quotes) if "在夜里写文章" in q)
     assert alone < leaning
-    assert not any("记于上海" in q or "参看本卷" in q for q in quotes)
+    assert not any("记于上海" in q or "参看本卷" in q or "一手把持" in q for q in quotes)
     # a quote starts at its words, not at the note's mark, and its citation says so
     assert not any(q.startswith("〔") for q in quotes), quotes
     assert check(kb).ok
