@@ -4,13 +4,17 @@ signing lines and editors' notes of the Lu Xun collections)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title, section
+from wikikv.compile import state
 from wikikv.compile.check import check
-from wikikv.store.store import Store, open_store
+from wikikv.compile.model import article_path
+from wikikv.store.records import FileRecord
+from wikikv.store.store import KnowledgeBase, Store, open_store
 from wikikv.text.definitions import defining_score, names_a_time
 from wikikv.text.fact_lines import (
     NearRepeats,
@@ -141,6 +145,8 @@ def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path
     # the near repeat is quoted once; the line about the unnamed journal comes after the
     # lines a reader can take alone; the colophon is no key fact
     assert sum("主要撰稿" in q for q in quotes) == 1, facts
+    # …and the repeat's source is still cited, among the mentions
+    assert sum("主要撰稿" in m for m in section(rec.text, "## 提及")) == 1
     leaning = next(i for i, q in enumerate(quotes) if "该刊" in q)
     alone = next(i for i, q in enumerate(quotes) if "在夜里写文章" in q)
     assert alone < leaning
@@ -151,3 +157,34 @@ def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path
     # the colophon is still where he is mentioned; the bare speech tag is nowhere
     assert any("记于上海" in m for m in section(rec.text, "## 提及"))
     assert "- 周明说：" not in rec.text
+
+
+def test_a_quote_past_its_note_mark_counts_as_its_sentence_quoted(
+    store: Store, tmp_path: Path
+) -> None:
+    """``check``'s fact coverage counts a sentence quoted from past its note mark: the same
+    share as counting every informative sentence that some citation of its article covers."""
+    kb = build_zh_folder(store, tmp_path, "notes", {"杂记": NOTES})
+    cited: set[tuple[str, int, int]] = set()
+    for _, rec in pages_by_title(kb).values():
+        for path, a, b in re.findall(
+            r"\[\[(/sources/articles/[^\]]+)\]\] chars (\d+)-(\d+)", rec.text
+        ):
+            cited.add((path, int(a), int(b)))
+    docs = state.load_docs(kb)
+    informative = [(d, d.sentences[i]) for d in docs.values() for i in d.informative]
+    texts = {d.id: _article(kb, d.id) for d in docs.values()}
+    marked = [s for d, s in informative if texts[d.id][s.start : s.end].startswith("〔")]
+    assert marked  # the notes' sentences open with their marks…
+    hits = sum(
+        any(p == article_path(d.id) and s.start <= a and b <= s.end for p, a, b in cited)
+        for d, s in informative
+    )
+    assert hits
+    assert check(kb).fact_coverage == pytest.approx(hits / len(informative))
+
+
+def _article(kb: KnowledgeBase, doc_id: str) -> str:
+    rec = kb.get(article_path(doc_id))
+    assert isinstance(rec, FileRecord)
+    return rec.text

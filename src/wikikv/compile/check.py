@@ -267,11 +267,15 @@ def _coverage(
     report.documents = len(docs)
     total = hit = 0
     for d in docs.values():
-        spans = cited.get(article_path(d.id), set())
+        # a quote may start after its sentence's note mark ("〔2〕章士钊…" quoted from 章士钊):
+        # a sentence is quoted when a cited span ends where it does and starts inside it
+        starts: dict[int, int] = {}
+        for start, end in cited.get(article_path(d.id), ()):
+            starts[end] = min(start, starts.get(end, start))
         for i in d.informative:
             s = d.sentences[i]
             total += 1
-            if (s.start, s.end) in spans:
+            if s.start <= starts.get(s.end, -1) < s.end:
                 hit += 1
     report.fact_coverage = hit / total if total else 0.0
 

@@ -261,8 +261,9 @@ def render_entity_parts(
     if defining is not None:  # the summary's sentence leads the key facts, with its citation
         facts = [defining, *(f for f in facts if f != defining)]
     near = NearRepeats()
-    for fact in facts:
-        _cite(out, notes, fact, texts, quoted, cites, near=near)
+    # a key fact that only repeats one above it with a word or two changed (the editors gloss
+    # one journal in several volumes) is listed once there, and its source among the mentions
+    repeated = {id(f) for f in facts if not _cite(out, notes, f, texts, quoted, cites, near=near)}
     if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
@@ -272,8 +273,8 @@ def render_entity_parts(
             else f"_No sentence of the sources has {_label(ent.name)} as its subject; "
             "the sentences that name it are under Mentioned In._"
         )
-    # A line that only names the entity ("闰土说。", "He said:") is a mention, not a fact.
-    told = {id(f) for f in facts}
+    # A line that only names the entity ("闰土说。", "He said:") is no line of the page.
+    told = {id(f) for f in facts} - repeated
     mentions = [f for f in ent.facts if id(f) not in told] + ent.mentions
     mentions = [f for f in mentions if f != defining]
     keyed = [(f, _quote_key(f, texts)) for f in mentions]  # each key made once
@@ -286,7 +287,7 @@ def render_entity_parts(
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
         heads.append(out[-1])
         for fact, key in keyed:
-            _cite(out, notes, fact, texts, quoted, cites, key, near)
+            _cite(out, notes, fact, texts, quoted, cites, key)
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
@@ -516,20 +517,21 @@ def _cite(
     cites: list[tuple[int, str, str, Fact]],
     key: str | None = None,
     near: NearRepeats | None = None,
-) -> None:
+) -> bool:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
     already quoted on the page (several sources repeating one passage) is quoted once, and so
-    is one ``near`` says only repeats a quoted one with a word or two changed.
+    is one ``near`` says only repeats a quoted one with a word or two changed (False: not
+    quoted, for the caller to place elsewhere).
     ``key``: the fact's :func:`_quote_key`, when the caller has it; ``cites`` gets the quote's
     line, the quote, the cited article's path and the fact."""
     if key is None:
         key = _quote_key(fact, texts)
     if key in quoted:
-        return
-    quoted.add(key)
+        return True
     quote = texts[fact.doc][fact.start : fact.end]
     if near is not None and near.repeats(quote):
-        return
+        return False
+    quoted.add(key)
     mark = note_mark_length(quote)
     if mark and mark < len(quote):  # "〔2〕章士钊（1881—1973）…": the quote starts at the words
         fact = Fact(fact.doc, fact.start + mark, fact.end)
@@ -539,6 +541,7 @@ def _cite(
     cites.append((len(out), quote, path, fact))
     out.append(f"- {quote} [^{n}]")
     notes.append(f"[^{n}]: [[{path}]] chars {fact.start}-{fact.end}")
+    return True
 
 
 def _hidden_links_note(hidden: int, shown: int, lang: str) -> str:
