@@ -18,6 +18,8 @@ Hierarchy::
     ├── DirectoryNotEmpty                   delete of a directory that still has children
     ├── AlreadyExists                       create at a path that holds a record
     ├── ConflictError                       optimistic concurrency: the expected version is stale
+    │   └── PageMoved                       a person's write aimed at a moved page's old path
+    ├── ReadOnlySource                      a person's write or delete aimed at /sources/...
     ├── ReviewDecided                       a review item was already decided the other way
     ├── LeaseHeld                           another bulk job holds the kb's exclusive lease
     ├── AccessDenied                        the caller may not do this (HTTP API / MCP keys)
@@ -156,8 +158,35 @@ class ConflictError(WikiKVError):
         self.key = key
         self.expected = expected
         self.actual = actual
-        message = f"version conflict on {key}: expected version {expected}, found {actual}"
-        super().__init__(f"{message}; {hint}" if hint else message)
+        super().__init__(self.describe(hint))
+
+    def describe(self, hint: str) -> str:
+        said = (
+            f"version conflict on {self.key}: expected version {self.expected}, found {self.actual}"
+        )
+        return f"{said}; {hint}" if hint else said
+
+
+class PageMoved(ConflictError):
+    """A person's write aimed at a page's old path: the page moved, and a redirect to
+    ``target`` is there now. Writing would put a second page beside the one that moved."""
+
+    def __init__(self, key: str, target: str, hint: str, expected: int | None, actual: int) -> None:
+        self.target = target
+        super().__init__(key, expected, actual, hint)
+
+    def describe(self, hint: str) -> str:
+        return f"{self.key} moved to {self.target} (a redirect is there now): {hint}"
+
+
+class ReadOnlySource(WikiKVError):
+    """A person's write or delete aimed at a source (``/sources/...``): the corpus as
+    compiled, which pages cite by character offset. The message says what to do instead
+    (edit the document and update it; remove the document)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(message)
 
 
 class ReviewDecided(WikiKVError):

@@ -124,6 +124,8 @@ def _instance(cls: type[BaseException]) -> BaseException:
         e.RequestTooLarge: e.RequestTooLarge(10, 5),
         e.UnknownKB: e.UnknownKB("x"),
         e.ConflictError: e.ConflictError("/x", 1, 2),
+        e.PageMoved: e.PageMoved("/x", "/y", "write it at /y", None, 2),
+        e.ReadOnlySource: e.ReadOnlySource("/sources/x", "message"),
     }
     return samples.get(cls) or cls("message")
 

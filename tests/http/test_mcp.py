@@ -210,3 +210,42 @@ def test_http_keys_kbs_and_acls(mcp_http: tuple[str, Keys, wikikv.Store]) -> Non
     assert ("MCP wiki_write", "200") in routes
     assert ("MCP wiki_search", "403") in routes
     assert any(r.who.endswith("(people-only)") and r.result == "403" for r in records)
+
+
+def test_wiki_write_is_a_persons_write(mcp_http: tuple[str, Keys, wikikv.Store]) -> None:
+    """`wiki_write` holds an agent to what a person's write holds them to (sources refused, a
+    moved page written where it went, nothing changed by a refusal) and marks what it writes
+    as edited by hand, so a build merges into it instead of writing over it."""
+    from wikikv.compile.handedits import edited_paths
+    from wikikv.store.records import FileRecord
+
+    url, keys, store = mcp_http
+    kb = store.kb("demo")
+    kb.move("/people/John Watson", "/characters/John Watson")
+    compiled = kb.get("/people/Sherlock Holmes")
+    assert isinstance(compiled, FileRecord)
+    nodes = kb.keys.space_range("N")
+    before = {k: it.version for k, it in store.backend.scan(*nodes)}
+
+    async def main() -> None:
+        async with over_http(url, keys.writer) as client:
+            for path in ("/sources/articles/Lu Xun", "/sources/digests/Lu Xun", "/sources/new"):
+                text = error_text(await client.call_tool("wiki_write", {"path": path, "text": "x"}))
+                assert "wiki_write: read_only_source: " in text
+                assert "Edit the document's file and compile it again" in text
+            moved = {"path": "/people/John Watson", "text": "Watson, edited."}
+            text = error_text(await client.call_tool("wiki_write", moved))
+            assert "page_moved: /people/John Watson moved to /characters/John Watson" in text
+            assert {k: it.version for k, it in store.backend.scan(*nodes)} == before
+            edit = {"path": "/people/Sherlock Holmes", "text": compiled.text + "\nMy note.\n"}
+            wrote = data(await client.call_tool("wiki_write", edit))
+            assert wrote["version"] == compiled.version + 1
+
+    anyio.run(main)
+    page = kb.get("/people/Sherlock Holmes")
+    assert isinstance(page, FileRecord)
+    assert page.meta.edited_by.endswith("(writer)")
+    assert page.meta.sources == compiled.meta.sources  # the compiler's metadata carried over
+    assert page.meta.links == compiled.meta.links
+    assert "/people/Sherlock Holmes" in edited_paths(kb)
+    assert kb.get("/sources/new") is None

@@ -308,15 +308,18 @@ def test_a_page_moved_since_it_was_printed_is_not_written_over_its_redirect(
     printed = ok(run(store, "get", "/people/Lu Xun")).stdout
     ok(run(store, "mv", "/people/Lu Xun", "/writers/Lu Xun"))
     f = write(workdir / "lu.md", printed.replace("# Lu Xun", "# Lu Xun (edited)", 1))
-    out = refused(store, "put", "/people/Lu Xun", str(f), says="the page moved to /writers/Lu Xun")
-    assert "version conflict" in out.output
+    out = refused(store, "put", "/people/Lu Xun", str(f), says="moved to /writers/Lu Xun")
+    assert "lu.md was printed before the move: put it at /writers/Lu Xun" in out.output
+    assert "--force" in out.output
 
 
 def test_a_source_is_not_edited_by_hand_without_force(store: str, workdir: Path) -> None:
     printed = ok(run(store, "get", "en/Lu Xun")).stdout
     path = "/sources/articles/en%2FLu Xun"
     f = write(workdir / "a.md", printed.replace("Chinese writer", "Chinese novelist"))
-    refused(store, "put", path, str(f), says="is a source the compiler keeps from the corpus")
+    out = refused(store, "put", path, str(f), says=f"{path} is a source")
+    assert "would break their citations" in out.output
+    assert "Edit the document's file and `wikikv update` it, or use --force" in out.output
     ok(run(store, "put", path, str(f), "--force"))
     assert "Chinese novelist" in page(store, path).text
 

@@ -1,8 +1,8 @@
 """Pages a person edited: the compiler merges into them, or leaves them and files a review item.
 
-A person's write (``wikikv put``; the HTTP API later) marks the page (``meta.edited_by``) and adds
-its path to the kb's ``compile/edited`` system record, so a build finds the hand-edited pages it
-is about to rewrite with one read.
+A person's write (``wikikv put``, the HTTP API, MCP's ``wiki_write``) marks the page
+(``meta.edited_by``) and adds its path to the kb's ``compile/edited`` system record, so a build
+finds the hand-edited pages it is about to rewrite with one read.
 
 **What the compiler owns on a page** (:func:`owned_part`): the sections it renders — Key Facts,
 Mentioned In, Related Pages, Related Sources (and their Chinese headings) — and the citation footnotes
@@ -26,6 +26,7 @@ import time
 
 import msgspec
 
+from wikikv.compile import guards
 from wikikv.store.backends.base import ANY, Put
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import FileMeta, FileRecord
@@ -165,15 +166,24 @@ _COMPILER_FIELDS = (
 )
 
 
+MOVED_HINT = (
+    "write it at {target} instead (a read of the old path gives that page and its version), or "
+    "delete the redirect first to start a new page here"
+)
+
+
 def person_put(
     kb: KnowledgeBase, path: str, text: str, meta: FileMeta, editor: str, expect: int = ANY
 ) -> FileRecord:
-    """Write a page as a person does (the HTTP API; the CLI goes through
+    """Write a page as a person does (the HTTP API, MCP's ``wiki_write``; the CLI goes through
     :func:`wikikv.pages_md.page_for_put`): compiler metadata, links and sources the person did
     not give are carried over from the current page, and the page is marked as edited by hand
-    so later builds merge into it instead of overwriting it."""
+    so later builds merge into it instead of overwriting it. A source, or the old path of a
+    page that moved, is refused (:mod:`wikikv.compile.guards`)."""
     p = kb.norm(path)
+    guards.refuse_source_write(kb, p)
     cur = kb.get(p, follow_redirects=False)
+    guards.refuse_moved(kb, p, cur, MOVED_HINT, None if expect == ANY else expect)
     new = msgspec.structs.replace(meta)
     if isinstance(cur, FileRecord):
         old = cur.meta
@@ -187,3 +197,12 @@ def person_put(
     rec = kb.put(p, text, new, expect=expect)
     mark_edited(kb, rec.path)
     return rec
+
+
+def person_delete(kb: KnowledgeBase, path: str, expect: int = ANY, recursive: bool = False) -> str:
+    """Delete a page (or, ``recursive``, a directory) as a person does through the HTTP API;
+    a source is refused (removing its document is the way). Returns the normalised path."""
+    p = kb.norm(path)
+    guards.refuse_source_delete(kb, p)
+    kb.delete(p, expect=expect, recursive=recursive)
+    return p

@@ -4,7 +4,8 @@ The file's ``wikikv: {path, version}`` line (:func:`wikikv.pages_md.edit_stamp`,
 ``get`` and ``edit``) says where and at which version the page was read: the write is refused
 when the page changed since, or when it is aimed at another path, unless ``force``. A source
 (``/sources/...``: an article or digest the compiler keeps from the corpus, cited by offset) is
-not a page to edit by hand, unless ``force``.
+not a page to edit by hand, unless ``force`` (the checks a person's write shares:
+:mod:`wikikv.compile.guards`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,7 @@ from wikikv import pages_md
 from wikikv.errors import ConflictError, InvalidRecord
 from wikikv.store.backends.base import ANY
 from wikikv.store.kb import KnowledgeBase
-from wikikv.store.paths import is_under
-from wikikv.store.records import FileRecord, RedirectRecord
-
-SOURCES = "/sources"  # articles and digests: the corpus as compiled, cited by exact offsets
+from wikikv.store.records import FileRecord
 
 
 def write_page(
@@ -33,15 +31,14 @@ def write_page(
     """Write ``source`` (Markdown with front matter, read from ``origin``) as the page at
     ``path``, marked as edited by hand; ``expect``: the version the page must be at (0: none),
     else the stamp's; ``redo``: what the conflict message tells the person to do."""
-    from wikikv.compile import handedits
+    from wikikv.compile import guards, handedits
 
     pages_md.parse(source, origin)  # bad front matter is refused before anything is read
     stamp = pages_md.edit_stamp(source, origin)
     p = kb.norm(path)
-    if is_under(p, SOURCES) and not force:
-        raise InvalidRecord(
-            f"{p} is a source the compiler keeps from the corpus (pages cite its exact text): "
-            "edit the document's file and run `wikikv update` on it, or use --force"
+    if not force:
+        guards.refuse_source_write(
+            kb, p, "Edit the document's file and `wikikv update` it, or use --force"
         )
     hint = ""
     if stamp is not None and not force:
@@ -59,14 +56,12 @@ def write_page(
                 "to overwrite"
             )
     cur = kb.get(p, follow_redirects=False)
-    if stamp is not None and not force and isinstance(cur, RedirectRecord):
-        raise ConflictError(
-            p,
-            stamp.version,
-            cur.version,
-            f"the page moved to {cur.target} since {origin} was printed: put it there (its "
-            "version check applies), or use --force to write a new page here",
+    if stamp is not None and not force:
+        moved = (
+            f"{origin} was printed before the move: put it at {{target}} (its version check "
+            "applies), or use --force to write a new page here"
         )
+        guards.refuse_moved(kb, p, cur, moved, stamp.version)
     current = cur if isinstance(cur, FileRecord) else None
     if expect is not None and expect != (cur.version if cur is not None else 0):
         raise ConflictError(p, expect, cur.version if cur is not None else 0, hint)

@@ -13,6 +13,7 @@ from wikikv import errors as e
 ERROR_TABLE: tuple[tuple[type[BaseException], int, str], ...] = (
     (e.Unauthenticated, 401, "unauthenticated"),
     (e.Forbidden, 403, "forbidden"),
+    (e.ReadOnlySource, 403, "read_only_source"),
     (e.AccessDenied, 403, "forbidden"),
     (e.InvalidPath, 400, "invalid_path"),
     (e.InvalidKBName, 400, "invalid_kb_name"),
@@ -23,6 +24,7 @@ ERROR_TABLE: tuple[tuple[type[BaseException], int, str], ...] = (
     (e.NotFound, 404, "not_found"),
     (e.NotADirectory, 400, "not_a_directory"),
     (e.IsADirectory, 400, "is_a_directory"),
+    (e.PageMoved, 409, "page_moved"),
     (e.ConflictError, 409, "version_conflict"),
     (e.AlreadyExists, 409, "already_exists"),
     (e.DirectoryNotEmpty, 409, "directory_not_empty"),

@@ -9,7 +9,7 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from wikikv.compile.handedits import person_put
+from wikikv.compile.handedits import person_delete, person_put
 from wikikv.errors import Forbidden, NotFound
 from wikikv.interfaces.http import models as m
 from wikikv.interfaces.http.context import Access, json_response, kb_access
@@ -54,7 +54,9 @@ def _put(kb: KnowledgeBase, body: m.PageIn, path: str) -> dict[str, Any]:
 async def put_page(kb: str, body: m.PageIn, request: Request) -> Response:
     """Create or replace the page at ``path``; with ``expect_version`` only if the page is
     still at that version (409 otherwise; 0 means create only). 423 while a compile job holds
-    the kb."""
+    the kb. A source (``/sources/...``) is refused (403 ``read_only_source``: edit the document
+    and run an update job), and so is the old path of a page that moved (409 ``page_moved``,
+    naming where it went)."""
     access = await _writer(request, kb, "write")
     p = access.principal.check_path(body.path)
     access.note(p)
@@ -63,7 +65,7 @@ async def put_page(kb: str, body: m.PageIn, request: Request) -> Response:
 
 
 def _delete(kb: KnowledgeBase, path: str, expect: int | None, recursive: bool) -> dict[str, Any]:
-    kb.delete(path, expect=ANY if expect is None else expect, recursive=recursive)
+    person_delete(kb, path, ANY if expect is None else expect, recursive)
     return {"path": path, "deleted": True}
 
 
@@ -77,6 +79,9 @@ async def delete_page(
     expect_version: Annotated[int | None, Query(ge=0)] = None,
     recursive: bool = False,
 ) -> Response:
+    """Delete the page (or, ``recursive``, the directory) at ``path``; a redirect is deleted
+    in place. A source (``/sources/...``) is refused (403 ``read_only_source``): pages cite
+    it, so removing its document (a remove job) is the way."""
     access = await _writer(request, kb, "write")
     p = access.principal.check_path(path)
     access.note(p)

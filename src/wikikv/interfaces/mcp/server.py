@@ -306,9 +306,11 @@ def build_server(store: Store, config: MCPConfig | None = None) -> WikiMCP:
     if cfg.allow_write:
 
         @server.tool(
-            description="Create or replace a page (Markdown text with [[wikilinks]]). With "
-            "expect_version the write happens only if the page is still at that version "
-            "(0: create only). Needs a key with the write scope."
+            description="Create or replace a page (Markdown text with [[wikilinks]]); the page "
+            "is marked as edited by hand, so later builds merge into it. With expect_version "
+            "the write happens only if the page is still at that version (0: create only). "
+            "Sources (/sources/...) are read-only, and a page that moved is written at its new "
+            "path. Needs a key with the write scope."
         )
         async def wiki_write(
             ctx: Context,
@@ -323,13 +325,16 @@ def build_server(store: Store, config: MCPConfig | None = None) -> WikiMCP:
             ] = None,
             kb: Annotated[str | None, Field(description=KB_DOC)] = None,
         ) -> dict[str, Any]:
+            from wikikv.compile.handedits import person_put
             from wikikv.store.backends.base import ANY
 
             def work(p: Principal, k: KnowledgeBase) -> dict[str, Any]:
                 checked = p.check_path(path)
                 meta = FileMeta(title=title, summary=summary)
                 expect = ANY if expect_version is None else expect_version
-                rec = p.writer(k).put(checked, text, meta, expect=expect)
+                writer = p.writer(k)
+                # a person's write (the HTTP API's): sources refused, marked as a hand edit
+                rec = person_put(writer, checked, text, meta, writer.actor, expect=expect)
                 return {"path": rec.path, "version": rec.meta.version}
 
             return dict(await core.run(ctx, "wiki_write", kb, "write", path, "", work))
