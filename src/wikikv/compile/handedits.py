@@ -2,7 +2,8 @@
 
 A person's write (``wikikv put``, the HTTP API, MCP's ``wiki_write``) marks the page
 (``meta.edited_by``) and adds its path to the kb's ``compile/edited`` system record, so a build
-finds the hand-edited pages it is about to rewrite with one read.
+finds the hand-edited pages it is about to rewrite with one read; a page that moves takes its
+mark along (:func:`follow_moves`).
 
 **What the compiler owns on a page** (:func:`owned_part`): the sections it renders — Key Facts,
 Mentioned In, Related Pages, Related Sources (and their Chinese headings) — and the citation footnotes
@@ -23,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Iterable
 
 import msgspec
 
@@ -82,6 +84,18 @@ def mark_edited(kb: KnowledgeBase, path: str) -> None:
 
 def unmark_edited(kb: KnowledgeBase, paths: set[str]) -> None:
     _change(kb, set(), paths)
+
+
+def follow_moves(kb: KnowledgeBase, moves: Iterable[tuple[str, str]]) -> int:
+    """Keep the marks of the hand-edited pages that moved (old path, new path): the render
+    after the moves merges into them at their new paths instead of writing over them. Runs
+    again without harm (a mark already moved is not at its old path any more); returns how
+    many marks moved."""
+    edited = edited_paths(kb)
+    moved = {old: new for old, new in moves if old in edited}
+    if moved:
+        _change(kb, set(moved.values()), set(moved))
+    return len(moved)
 
 
 # ----------------------------------------------------------------------------- page sections

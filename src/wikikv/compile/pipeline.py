@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikikv.compile import handedits, persisted, slim, state
+from wikikv.compile import handedits, moves, persisted, slim, state
 from wikikv.compile.analyze import ANALYSIS_VERSION
 from wikikv.compile.analyze_workers import analysed_chunks
 from wikikv.compile.buildgate import BuildQuality, RenderCheck
@@ -148,6 +148,7 @@ class CompileReport:
     facts: int = 0
     written: int = 0
     deleted: int = 0
+    moved: int = 0  # pages the render put at another path: a redirect left at the old one
     resumed: bool = False
     restored: int = 0  # pages found deleted by hand (outside the build) and written again
     # Pages people edited that this job met: merged (compiler's facts merged into the person's
@@ -809,6 +810,9 @@ class Compiler:
             gate = self._gate = self.options.quality.render_check(self.kb, want.sigs.keys(), loaded)
         n = 0
         edited = handedits.edited_paths(self.kb)
+        moved = moves.moved_pages(self.kb, stale, todo_files, pages.sigs, want.entity_at)
+        if edited and moved:  # a person's page goes to its new path first, to be merged there
+            edited = moves.carry_edits(self.kb, moved, edited)
         hand = HandEditReview(self.kb, report.hand_edits) if edited else None
         for path in todo_files:
             text, meta, parsed = want.render_parts(path, loaded)
@@ -835,6 +839,12 @@ class Compiler:
             if hand is not None and path in edited:
                 hand.keep_orphan(path)  # a person's page outlives its sources: theirs now
                 pages.sigs.pop(path, None)
+                continue
+            if path in moved and moves.leave_redirect(self.kb, path, moved[path]):
+                pages.sigs.pop(path, None)  # bookmarks and links to the old path still work
+                report.moved += 1
+                if indexer is not None:
+                    indexer.remove(path)
                 continue
             try:
                 self.kb.delete(path)

@@ -89,7 +89,10 @@ def _summary(report: Any) -> str:
         + (f"hand-edited pages {dict(r.hand_edits)}, " if r.hand_edits else "")
         + f"unreadable {len(r.issues)}",
         f"  wiki: {r.entities} entity pages, {r.links} links, {r.facts} facts; "
-        f"{r.written} nodes written, {r.deleted} deleted",
+        f"{r.written} nodes written, {r.deleted} deleted"
+        + (
+            f", {r.moved} moved (redirects left at the old paths)" if getattr(r, "moved", 0) else ""
+        ),
     ]
     if r.llm.get("calls") or r.llm.get("cache_hits"):
         lines.append(
