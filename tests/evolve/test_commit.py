@@ -95,3 +95,27 @@ def test_builds_evolve_every_n_ingested_documents() -> None:
         assert counter(kb) == 0  # N reached: a pass ran and the count restarted
         assert report.evolved > 0
         assert any(e.op.startswith("evolve:") for e in kb.audit(limit=None))
+
+
+def test_a_hand_edited_page_stays_the_persons_where_a_pass_moves_it() -> None:
+    from wikikv.compile import handedits
+
+    with open_store("memory://") as store:
+        kb = build_generated(store, "g", 11, 80, 10, 20, index=True, semantic=False)
+        mine = dict(list(entity_pages(kb).items())[:5])
+        for path, title in mine.items():
+            rec = kb.get(path)
+            assert isinstance(rec, FileRecord)
+            assert "## Key Facts" in rec.text
+            text = rec.text.replace("## Key Facts", f"## My notes\nOn {title}.\n\n## Key Facts")
+            handedits.person_put(kb, path, text, rec.meta, "ann")
+        report = evolve_pass(kb, max_ops=8)
+        assert report.moved > 0
+        now = {title: path for path, title in entity_pages(kb).items()}
+        assert set(mine) - set(now) == set(mine)  # every one of them moved
+        for title in mine.values():
+            page = kb.get(now[title])
+            assert isinstance(page, FileRecord)
+            assert f"## My notes\nOn {title}." in page.text  # the person's text, merged into
+            assert page.meta.edited_by == "ann"
+        assert handedits.edited_paths(kb) == {now[t] for t in mine.values()}

@@ -6,7 +6,8 @@
 2. **Move** (under the lease): each moved entity page is copied to its new path, linked, unlinked
    from its old directory and replaced there by a redirect (``KnowledgeBase.move``,
    parent-after-child, so a reader never finds a listed child missing); the compile page map
-   follows; the journal records progress.
+   follows, and so do the marks of pages a person edited (the render merges into them at their
+   new paths); the journal records progress.
 3. **Render**: a compile sync under the new schema re-renders the pages whose wikilinks or
    listings changed and drops the emptied directories; the search index drops the old paths.
 4. **Finish**: old directories become redirects (a merged pair → the merged directory, a split
@@ -25,7 +26,7 @@ from typing import Any
 
 import msgspec
 
-from wikikv.compile import state
+from wikikv.compile import handedits, state
 from wikikv.compile.buildgate import BuildQuality
 from wikikv.compile.model import derive
 from wikikv.compile.pipeline import CompileOptions, Compiler, CompileReport
@@ -259,6 +260,8 @@ def _run(
                     state.write(kb, state.pages_ops(kb, pages))
                     _save_journal(kb, journal)
             journal.moved = len(journal.moves)
+            # a page a person edited is still theirs at its new path: the render merges into it
+            handedits.follow_moves(kb, journal.moves)
             journal.state = "render"
             state.write(kb, [*state.pages_ops(kb, pages), state.schema_op(kb, journal.schema)])
             _save_journal(kb, journal)
