@@ -121,9 +121,11 @@ def test_near_repeats_are_quoted_once() -> None:
 NOTES = """# 杂记
 
 　　〔1〕《晨钟》：文艺周刊，一九二五年创刊于北京。周明是主要撰稿者和支持者之一，并于该刊在上海出版后一度担任编辑。
-　　〔2〕《夕照》：文艺月刊。周明是它的主要撰稿人和支持者之一，并于该刊在上海出版后一度担任编辑。
+　　〔2〕《晨钟》：文艺周刊，一九二五年创刊于北京。周明是它的主要撰稿人和支持者之一，并于该刊在上海出版后一度担任编辑。
 　　〔3〕周明，浙江山阴人，一九二三年到北京教书，后来常为各报撰稿。
 　　〔4〕周明参看本卷第215页注。
+　　〔5〕《夕照》文艺论文集，日本人山田作。周明曾译成中文，一九二四年出版。
+　　〔6〕文学社著名的文学团体，一九二一年一月成立于北京，由甲、乙、丙等人发起，主张“为人生的艺术”，提倡现实主义的为改造社会服务的新文学，反对把文学当作游戏或消遣的东西。同时努力介绍弱小民族的文学作品。周明是该社的支持者。
 周明常在夜里写文章，写完便放在桌上。
 周明死后，报馆便由王五一手把持，再不登别人的文章了。
 周明说：
@@ -147,7 +149,12 @@ def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path
     assert sum("主要撰稿" in q for q in quotes) == 1, facts
     # …and the repeat's source is still cited, among the mentions
     assert sum("主要撰稿" in m for m in section(rec.text, "## 提及")) == 1
-    leaning = next(i for i, q in enumerate(quotes) if "该刊" in q)
+    # a sentence later in a note is quoted with the note's opening, which says what it is about
+    assert "《晨钟》：文艺周刊，一九二五年创刊于北京。周明是主要撰稿者" in "\n".join(quotes)
+    assert "《夕照》文艺论文集，日本人山田作。周明曾译成中文，一九二四年出版。" in quotes
+    # …unless the opening is long: then it only points back, and comes after the rest
+    leaning = next(i for i, q in enumerate(quotes) if "该社" in q)
+    assert quotes[leaning] == "周明是该社的支持者。"
     alone = next(i for i, q in enumerate(quotes) if "在夜里写文章" in q)
     assert alone < leaning
     assert not any("记于上海" in q or "参看本卷" in q or "一手把持" in q for q in quotes)

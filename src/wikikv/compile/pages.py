@@ -57,7 +57,7 @@ from wikikv.text.fact_lines import (
     points_back,
     says_nothing,
 )
-from wikikv.text.note_glosses import glosses_another, in_note
+from wikikv.text.note_glosses import glosses_another, in_note, note_lead
 from wikikv.text.summary_line import clean_summary
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")
@@ -190,11 +190,21 @@ def _key_facts(ent: Entity, texts: Mapping[str, str], names: list[str], lang: st
             continue
         if lang == "zh" and (is_colophon(quote, names) or is_cross_reference(quote)):
             continue
-        if lang == "zh" and ent.kind == "person" and points_back(quote):
+        if (
+            lang == "zh"
+            and ent.kind == "person"
+            and points_back(quote)
+            and note_lead(texts[fact.doc], fact.start, names) is None  # not quoted with its note
+        ):
             leaning.append(fact)
         else:
             whole.append(fact)
     return whole + leaning
+
+
+def _unless(fact: Fact, defining: Fact | None, about: list[str] | None) -> list[str] | None:
+    """``about`` for every key fact but the one the summary quotes (it stays that sentence)."""
+    return None if fact == defining else about
 
 
 def _is_title(sentence: str, title: str) -> bool:
@@ -263,7 +273,14 @@ def render_entity_parts(
     near = NearRepeats()
     # a key fact that only repeats one above it with a word or two changed (the editors gloss
     # one journal in several volumes) is listed once there, and its source among the mentions
-    repeated = {id(f) for f in facts if not _cite(out, notes, f, texts, quoted, cites, near=near)}
+    about = names if lang == "zh" else None
+    repeated = {
+        id(f)
+        for f in facts
+        if not _cite(
+            out, notes, f, texts, quoted, cites, near=near, about=_unless(f, defining, about)
+        )
+    }
     if not facts and (ent.facts or ent.mentions):
         # a name the sources only mention (London in "a club based in Holloway, London"): say
         # so, rather than leave the section looking lost
@@ -287,7 +304,7 @@ def render_entity_parts(
         out += ["", "## Mentioned In" if lang != "zh" else "## 提及"]
         heads.append(out[-1])
         for fact, key in keyed:
-            _cite(out, notes, fact, texts, quoted, cites, key)
+            _cite(out, notes, fact, texts, quoted, cites, key, about=about)
     links: list[str] = []
     label = _label(ent.name)
     if ent.links:
@@ -517,18 +534,24 @@ def _cite(
     cites: list[tuple[int, str, str, Fact]],
     key: str | None = None,
     near: NearRepeats | None = None,
+    about: list[str] | None = None,
 ) -> bool:
     """One quoted sentence with its footnote (numbered on from the notes so far); a sentence
     already quoted on the page (several sources repeating one passage) is quoted once, and so
     is one ``near`` says only repeats a quoted one with a word or two changed (False: not
     quoted, for the caller to place elsewhere).
     ``key``: the fact's :func:`_quote_key`, when the caller has it; ``cites`` gets the quote's
-    line, the quote, the cited article's path and the fact."""
+    line, the quote, the cited article's path and the fact. ``about``: the entity's names, to
+    quote a sentence later in an editors' note with the note's opening (:func:`note_lead`)."""
     if key is None:
         key = _quote_key(fact, texts)
     if key in quoted:
         return True
-    quote = texts[fact.doc][fact.start : fact.end]
+    text = texts[fact.doc]
+    lead = note_lead(text, fact.start, about) if about else None
+    if lead is not None:  # quoted with its note's opening, which says what it is about
+        fact = Fact(fact.doc, lead, fact.end)
+    quote = text[fact.start : fact.end]
     if near is not None and near.repeats(quote):
         return False
     quoted.add(key)

@@ -73,3 +73,27 @@ def glosses_another(text: str, start: int, names: list[str]) -> bool:
         if sentence.startswith(name):
             return _NOUN_PHRASE.match(sentence, len(name)) is not None
     return False
+
+
+# How much of a note may stand before a sentence that is quoted with its note's opening: the
+# head and its first gloss ("《苦闷的象征》文艺论文集，日本文艺评论家厨川白村作。"), not a long note.
+NOTE_LEAD_CHARS = 80
+
+
+def note_lead(text: str, start: int, names: list[str]) -> int | None:
+    """Where to start quoting the sentence at ``text[start:]`` so that it carries what it is
+    about: the words of its note (past the mark) when the sentence stands later in an editors'
+    note whose opening names none of ``names`` — "〔16〕《苦闷的象征》文艺论文集，…作。鲁迅曾译成
+    中文，…" is about the book, and "鲁迅曾译成中文" alone says nothing. None: quote the sentence
+    as it is (not in a note, the note's first sentence, an opening that names the entity, one
+    longer than :data:`NOTE_LEAD_CHARS`, or one over a line break)."""
+    para = paragraph_start(text, start)
+    mark = _NOTE_HEAD.match(text, para)
+    if mark is None or mark.end() >= start:
+        return None
+    lead = text[mark.end() : start]
+    if len(lead) > NOTE_LEAD_CHARS or "\n" in lead:
+        return None
+    if any(n and n in lead for n in names):
+        return None
+    return mark.end()
