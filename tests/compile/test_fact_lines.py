@@ -24,6 +24,7 @@ from wikikv.text.fact_lines import (
     points_back,
     says_nothing,
 )
+from wikikv.text.note_glosses import note_lead
 
 LU_XUN = ["鲁迅", "鲁迅先生"]
 
@@ -93,6 +94,19 @@ def test_a_note_that_sends_the_reader_elsewhere() -> None:
     assert not is_cross_reference("鲁迅对这种论调的批评，可参看本书《这个与那个》第四节。")
     assert note_mark_length("〔２〕　袁世凯（１８５９—１９１６）") == 4
     assert note_mark_length("袁世凯（1859—1916）") == 0
+
+
+def test_a_note_opening_is_quoted_when_it_says_what_the_sentence_is_about() -> None:
+    book = "　　〔16〕《苦闷的象征》文艺论文集，日本文艺评论家厨川白村作。鲁迅曾译成中文，一九二四年出版。"
+    at = note_lead(book, book.index("鲁迅曾译"), LU_XUN)
+    assert at is not None
+    assert book[at:].startswith("《苦闷的象征》")
+    assert note_lead(book, book.index("《苦闷"), LU_XUN) is None  # the note's first sentence
+    sends = "　　〔9〕“拳匪”　反动派对义和团的蔑称。参看本卷第295页注。陈西滢在《闲话》里说过。"
+    assert note_lead(sends, sends.index("陈西滢"), ["陈西滢"]) is None
+    own = "　　〔3〕鲁迅，浙江绍兴人。他在北京教书。"
+    assert note_lead(own, own.index("他在"), LU_XUN) is None  # the note is about him
+    assert note_lead("鲁迅曾译成中文。", 0, LU_XUN) is None  # no note
 
 
 def test_lines_with_nothing_but_a_name() -> None:

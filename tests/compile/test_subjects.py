@@ -99,3 +99,23 @@ def test_a_name_that_says_when_is_not_the_subject() -> None:
     text = "〔7〕王某（1883—1915），浙江人。祥林嫂后任绍兴的女工头。"
     assert role_of(text, "后任绍兴") == NONE
     assert role_of("祥林嫂后来到了镇上。", "后来到了") >= 0  # 后来 'later': she is the subject
+
+
+def test_a_place_that_says_whose_people_or_papers_is_no_subject() -> None:
+    """ "北京各学校、各团体五万余人当日在天安门集会" is about the crowd; "北京真是人海" about 北京."""
+
+    def place_role(sentence: str) -> int:
+        sents = split_sentences(sentence, "zh")
+        at = sentence.index("北京")
+        mention = MentionOut("北京", "北京", "place", 0, at, at + 2)
+        return sentence_roles(sentence, sents, [mention], "zh")[0]
+
+    for modified in (
+        "北京各学校、各团体五万余人当日在天安门集会。",
+        "北京学生因章士钊禁止纪念国耻，于九日提出要求。",
+        "北京女子师范大学蔷薇社编辑。",
+        "北京《京报》附送，后停刊。",
+    ):
+        assert place_role(modified) == NONE, modified
+    for own in ("北京真是人海，情形可大不相同了。", "北京暖和起来了。"):
+        assert place_role(own) == 0, own

@@ -159,6 +159,8 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
             return False  # 祥林嫂的儿子: the son is the subject
         if names_a_time(text[m.end : m.end + 4]):
             return False  # 辛亥革命后任…: a time, someone else is the subject
+        if m.kind == "place" and _PLACE_AS_MODIFIER.match(text, m.end):
+            return False  # 北京学生…, 北京各界人民…, 北京《京报》…: the place says whose
         prefix = prefix.strip(_LEAD)
         if not prefix:
             return True
@@ -171,6 +173,12 @@ def _is_subject(text: str, s: Sentence, lead: int, m: MentionOut, lang: str) -> 
     return bool(_EN_OPENER.match(prefix) or _EN_CLAUSE.match(prefix))
 
 
+# What makes a place name that opens a sentence a modifier of its subject: the people, bodies
+# or papers of the place ("北京各学校、各团体五万余人当日在天安门集会", "北京女子师范大学蔷薇社编辑").
+_PLACE_AS_MODIFIER = re.compile(
+    r"(?:各|学生|爱国|民众|人民|群众|市民|居民|青年|人士|大学|女子|师范|高等|政府|当局|警察|军警"
+    r"|商会|学界|教育界|文艺界|方面|《)"
+)
 _ZH_QUESTION_END = re.compile(r"[？?][”’」』…\s]*$")
 
 

@@ -78,6 +78,7 @@ def glosses_another(text: str, start: int, names: list[str]) -> bool:
 # How much of a note may stand before a sentence that is quoted with its note's opening: the
 # head and its first gloss ("《苦闷的象征》文艺论文集，日本文艺评论家厨川白村作。"), not a long note.
 NOTE_LEAD_CHARS = 80
+_SENDS_ELSEWHERE = re.compile(r"参看|参见|参阅")
 
 
 def note_lead(text: str, start: int, names: list[str]) -> int | None:
@@ -96,4 +97,6 @@ def note_lead(text: str, start: int, names: list[str]) -> int | None:
         return None
     if any(n and n in lead for n in names):
         return None
+    if _SENDS_ELSEWHERE.search(lead):
+        return None  # "“拳匪”　…的蔑称。参看本卷第295页注。": a gloss of another term
     return mark.end()
