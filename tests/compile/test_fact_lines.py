@@ -20,11 +20,10 @@ from wikikv.text.fact_lines import (
     NearRepeats,
     is_colophon,
     is_cross_reference,
-    note_mark_length,
     points_back,
     says_nothing,
 )
-from wikikv.text.note_glosses import note_lead
+from wikikv.text.note_glosses import note_lead, note_mark_length
 
 LU_XUN = ["鲁迅", "鲁迅先生"]
 

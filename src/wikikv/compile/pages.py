@@ -53,11 +53,10 @@ from wikikv.text.fact_lines import (
     NearRepeats,
     is_colophon,
     is_cross_reference,
-    note_mark_length,
     points_back,
     says_nothing,
 )
-from wikikv.text.note_glosses import glosses_another, in_note, note_lead
+from wikikv.text.note_glosses import glosses_another, in_note, note_lead, note_mark_length
 from wikikv.text.summary_line import clean_summary
 
 FACT_LINE = re.compile(r"^- (?P<quote>.*) \[\^(?P<n>\d+)\]$")

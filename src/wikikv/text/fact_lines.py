@@ -76,20 +76,12 @@ _SEE_NOTE = re.compile(
     r"(?:参看|参见|参阅|见)(?:本卷|本书|本篇|下篇|上篇|前篇|第)[^。；]{0,40}?注(?:释)?[。．.]?$"
 )
 _CROSS_REFERENCE_CHARS = 60
-# A note's mark and the gap after it: "〔2〕", "〔２〕　", "⑺", "（⒊）".
-_NOTE_MARK = re.compile(r"[\s\u3000]*(?:〔[0-9０-９]{1,3}〕|[⑴-⒇①-⑳]|（[⒈-⒛]）)[\s\u3000]*")
 
 
 def is_cross_reference(sentence: str) -> bool:
     """Whether ``sentence`` is a note sending the reader to another note ("参看本卷第215页注")."""
     text = sentence.strip(" \t\u3000")
     return len(text) <= _CROSS_REFERENCE_CHARS and _SEE_NOTE.search(text) is not None
-
-
-def note_mark_length(sentence: str) -> int:
-    """How many characters of ``sentence`` are the note mark it opens with (0: none)."""
-    mark = _NOTE_MARK.match(sentence)
-    return mark.end() if mark else 0
 
 
 def points_back(sentence: str) -> bool:

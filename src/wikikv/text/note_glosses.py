@@ -100,3 +100,10 @@ def note_lead(text: str, start: int, names: list[str]) -> int | None:
     if _SENDS_ELSEWHERE.search(lead):
         return None  # "“拳匪”　…的蔑称。参看本卷第295页注。": a gloss of another term
     return mark.end()
+
+
+def note_mark_length(sentence: str) -> int:
+    """How many characters of ``sentence`` are the note mark it opens with and the gap after it
+    ("〔2〕", "〔２〕　", "⑺", "（⒊）"; 0: none)."""
+    mark = _NOTE_HEAD.match(sentence)
+    return mark.end() if mark else 0
