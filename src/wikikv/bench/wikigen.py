@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from wikikv.config import FANOUT_BOUND
 from wikikv.errors import ConfigError
+from wikikv.store.order import ordered
 from wikikv.store.paths import ROOT, join
 from wikikv.store.records import FileMeta
 
@@ -166,7 +167,8 @@ class WikiPlan:
             leaf.stems = rng.sample(pool, need)
 
     def leaf_names(self, j: int) -> list[str]:
-        """The entity names of leaf ``j`` in insertion (listing) order."""
+        """The entity names of leaf ``j`` in entity-number order (shuffled: a page's number,
+        which picks its text, says nothing of its name)."""
         leaf = self.leaves[j]
         names: list[str] = []
         for stem, cn in leaf.stems:
@@ -198,20 +200,24 @@ class WikiPlan:
 
     def nodes(self, with_text: bool = True) -> Iterator[Node]:
         """Every node, parents before children, siblings in listing order (directories of a
-        parent before its pages, as listings keep sub-directories and files apart)."""
+        parent before its pages, as listings keep sub-directories and files apart, each in the
+        order of :mod:`wikikv.store.order`), so an engine that lists children in the order
+        they were written lists them as WikiKV does."""
         yield Node(ROOT, True, self._dir_text(ROOT, 0) if with_text else "")
-        for d in self.dims:
+        for d in [join(ROOT, n) for n in ordered(ROOT, [d[1:] for d in self.dims], True)]:
             yield Node(d, True, self._dir_text(d, 1) if with_text else "")
-            for part in self.parts.get(d, []):
+            for part in self.parts.get(d, []):  # numbered: already in order
                 yield Node(part, True, self._dir_text(part, 2) if with_text else "")
         yield Node("/sources", True, self._dir_text("/sources", 1) if with_text else "")
         k = 0
         for j, leaf in enumerate(self.leaves):
-            for name in self.leaf_names(j):
+            names = self.leaf_names(j)
+            number = {name: k + i for i, name in enumerate(names)}
+            for name in ordered(leaf.path, names, False):
                 path = join(leaf.path, name)
-                yield self._entity(path, name, k) if with_text else Node(path, False, "")
-                k += 1
-        for kind, count in (("digests", self.n_digests), ("articles", self.n_articles)):
+                yield self._entity(path, name, number[name]) if with_text else Node(path, False, "")
+            k += len(names)
+        for kind, count in (("articles", self.n_articles), ("digests", self.n_digests)):
             yield Node(f"/sources/{kind}", True, self._dir_text(kind, 2) if with_text else "")
             if self._bucketed(count):
                 for d in self._source_dirs(kind, count):

@@ -30,6 +30,7 @@ import msgspec
 
 from wikikv.errors import IsADirectory, NotADirectory
 from wikikv.store import listing as lst
+from wikikv.store import order
 from wikikv.store.audit import audit_op
 from wikikv.store.backends.base import ABSENT, Item, Op, Put
 from wikikv.store.kb import KnowledgeBase, check_aliases
@@ -321,10 +322,11 @@ class BulkWriter:
         if not pending and not created:
             return False
         added = len(pending)
+        # in listing order, so that children arriving together fill the pages in order
+        pending.sort(key=lambda c: (not c.is_dir, order.name_key(par, c.name, c.is_dir)))
         if rec.meta.pages == 0:
             room = max(0, cap - lst.entries(rec))
-            for c in pending[:room]:
-                lst.add_name(rec, c.name, c.is_dir)
+            lst.add_names(rec, [(c.name, c.is_dir) for c in pending[:room]])
             pending = pending[room:]
         last = rec.meta.pages
         if pending and last > 0:
@@ -334,15 +336,13 @@ class BulkWriter:
             if isinstance(cont, DirPage) and pitem is not None:
                 room = max(0, cap - lst.entries(cont))
                 if room:
-                    for c in pending[:room]:
-                        lst.add_name(cont, c.name, c.is_dir)
+                    lst.add_names(cont, [(c.name, c.is_dir) for c in pending[:room]])
                     pending = pending[room:]
                     ops.append(Put(pkey, encode(cont), pitem.version))
         while pending:
             last += 1
             page = DirPage(path=par, page=last)
-            for c in pending[:cap]:
-                lst.add_name(page, c.name, c.is_dir)
+            lst.add_names(page, [(c.name, c.is_dir) for c in pending[:cap]])
             pending = pending[cap:]
             ops.append(Put(keys.dir_page(par, last), encode(page), ABSENT))
         rec.meta = DirMeta(

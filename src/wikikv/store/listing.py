@@ -4,12 +4,16 @@ A directory keeps its first ``page_entries`` children in its own record; later c
 continuation pages (``DirPage`` 1..n) under the ``D`` keyspace, so no record grows without bound
 however large a directory becomes. Adding a child to a full record appends to the last page, or
 writes a new page first and then bumps the record's page count (parent-after-child again).
+Whatever order children arrive in, each record and page lists them in the order of
+:mod:`wikikv.store.order`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from wikikv.store import order
 from wikikv.store.paths import basename, join
 from wikikv.store.records import DirMeta, DirPage, DirRecord, now
 
@@ -43,7 +47,18 @@ def entries(container: DirRecord | DirPage) -> int:
 
 
 def add_name(container: DirRecord | DirPage, name: str, is_dir: bool) -> None:
-    (container.sub_dirs if is_dir else container.files).append(name)
+    """List ``name`` in ``container``, in its place."""
+    add_names(container, [(name, is_dir)])
+
+
+def add_names(container: DirRecord | DirPage, names: Sequence[tuple[str, bool]]) -> None:
+    """List each ``(name, is_dir)`` of ``names`` in ``container``: every list it adds to is
+    put in order once (a record written in arrival order by an older version is ordered too)."""
+    touched = {is_dir for _, is_dir in names}
+    for name, is_dir in names:
+        (container.sub_dirs if is_dir else container.files).append(name)
+    for is_dir in touched:
+        order.arrange(container.path, container.sub_dirs if is_dir else container.files, is_dir)
 
 
 def remove_name(container: DirRecord | DirPage, name: str) -> bool:

@@ -34,6 +34,7 @@ from wikikv.errors import (
     TooManyAliases,
 )
 from wikikv.store import listing as lst
+from wikikv.store import order
 from wikikv.store.audit import audit_op
 from wikikv.store.backends.base import ABSENT, ANY, Delete, Item, Op, Put
 from wikikv.store.lease import Lease, WaitFn, write_guard
@@ -612,8 +613,8 @@ class KBWrites(KBReads):
                 name=basename(new),
                 path=new,
                 text=rec.text,
-                sub_dirs=full.sub_dirs,
-                files=full.files,
+                sub_dirs=order.ordered(new, full.sub_dirs, True),
+                files=order.ordered(new, full.files, False),
                 meta=DirMeta(version=version + 1, updated_at=now(), entry_count=len(full)),
             )
             if len(full) > self.settings.dir_page_entries:
