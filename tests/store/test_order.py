@@ -80,8 +80,22 @@ def test_catch_all_groups_come_last_and_named_in_groups_after_the_others() -> No
     assert ordered("/x", ["sources", "works"], True) == ["sources", "works"]
 
 
+def test_name_ranges_are_listed_by_their_ends_and_repeats() -> None:
+    cut = ["films “–《朝", "films 二–后", "films 201–2", "films 5", "films A–A n", "films A t–Ab"]
+    cut += ["films The", "films The 2", "films The 10", "films The–Tho", "films Tr"]
+    shuffled = cut[:]
+    random.Random(3).shuffle(shuffled)
+    want = ["films 201–2", "films 5", "films A–A n", "films A t–Ab", "films The", "films The 2"]
+    want += ["films The 10", "films The–Tho", "films Tr", "films “–《朝", "films 二–后"]
+    assert ordered("/works", shuffled, True) == want
+    # a trailing number is a repeat only of a label that is there
+    assert ordered("/works", ["films 8", "films 1–4"], True) == ["films 1–4", "films 8"]
+
+
 NAMES = ["b 10", "b 2", "其他", "a", "见于《坟》", "坟", "C", "b 1"]
-WANT_DIRS = ["a", "b 1", "b 2", "b 10", "C", "坟", "见于《坟》", "其他"]
+# directories are labels, in the order of their characters ("b 10" before "b 2": a name range
+# "b 10–b 19" comes before "b 2–b 9" in the order ranges are cut in); pages are titles
+WANT_DIRS = ["a", "b 1", "b 10", "b 2", "C", "坟", "见于《坟》", "其他"]
 
 
 @pytest.fixture

@@ -323,7 +323,9 @@ class BulkWriter:
             return False
         added = len(pending)
         # in listing order, so that children arriving together fill the pages in order
-        pending.sort(key=lambda c: (not c.is_dir, order.name_key(par, c.name, c.is_dir)))
+        dirs = order.sort_key(par, [c.name for c in pending if c.is_dir], True)
+        files = order.sort_key(par, (), False)
+        pending.sort(key=lambda c: (0, dirs(c.name)) if c.is_dir else (1, files(c.name)))
         if rec.meta.pages == 0:
             room = max(0, cap - lst.entries(rec))
             lst.add_names(rec, [(c.name, c.is_dir) for c in pending[:room]])
