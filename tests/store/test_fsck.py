@@ -62,6 +62,14 @@ def raw_put(kb: KnowledgeBase, key: bytes, value: bytes) -> None:
     kb.backend.batch([Put(key, value)])
 
 
+def raw_page(kb: KnowledgeBase, path: str, number: int) -> DirPage:
+    item = kb.backend.get(kb.keys.dir_page(path, number))
+    assert item is not None
+    page = decode(item.value)
+    assert isinstance(page, DirPage)
+    return page
+
+
 def repair_and_check(kb: KnowledgeBase, must_keep: dict[str, str]) -> FsckReport:
     found = fsck(kb, repair=True)
     assert not found.clean
@@ -98,13 +106,9 @@ def test_dangling_listing(kb: KnowledgeBase) -> None:
     rec.files.append("ghost")
     raw_put(kb, kb.keys.node("/people"), encode(rec))
     # and one on a continuation page
-    key = kb.keys.dir_page("/big", 1)
-    item = kb.backend.get(key)
-    assert item is not None
-    page = decode(item.value)
-    assert isinstance(page, DirPage)
+    page = raw_page(kb, "/big", 1)
     page.files.append("phantom")
-    raw_put(kb, key, encode(page))
+    raw_put(kb, kb.keys.dir_page("/big", 1), encode(page))
 
     report = fsck(kb)
     assert sorted(report.dangling) == [("/big", "phantom"), ("/people", "ghost")]
@@ -112,6 +116,25 @@ def test_dangling_listing(kb: KnowledgeBase) -> None:
     found = repair_and_check(kb, before)
     assert len(found.dangling) == 2
     assert "ghost" not in kb.ls("/people").files
+
+
+def test_listings_out_of_order(kb: KnowledgeBase) -> None:
+    """As a version that listed children as they came left them: found, and put in order."""
+    before = pages_of(kb)
+    rec = raw_record(kb, "/people")
+    assert isinstance(rec, DirRecord)
+    assert rec.files == ["ada", "alan"]
+    rec.files.reverse()
+    raw_put(kb, kb.keys.node("/people"), encode(rec))
+    page = raw_page(kb, "/big", 1)
+    assert len(page.files) > 1
+    page.files.reverse()
+    raw_put(kb, kb.keys.dir_page("/big", 1), encode(page))
+
+    assert sorted(fsck(kb).unordered) == [("/big", 1), ("/people", 0)]
+    repair_and_check(kb, before)
+    assert kb.ls("/people").files == ["ada", "alan"]
+    assert kb.ls("/big", 1).files == sorted(page.files, key=lambda n: int(n[1:]))
 
 
 def test_orphans_with_missing_ancestors(kb: KnowledgeBase) -> None:

@@ -436,8 +436,8 @@ def mv(store_url: str, kb_name: str, as_json: bool, src: str, dst: str, no_redir
 @json_option
 @click.option("--repair", is_flag=True, help="Fix what is found, without losing any page.")
 def fsck(store_url: str, kb_name: str, as_json: bool, repair: bool) -> None:
-    """Check a kb for dangling listings, orphan records and name-index drift; exit code 1 if
-    problems remain.
+    """Check a kb for dangling listings, orphan records, listings out of order and name-index
+    drift; exit code 1 if problems remain.
 
     Example: wikikv fsck --repair --kb demo
     """

@@ -13,12 +13,14 @@ What is checked (one scan of the N, D, P and A keyspaces; records carry their fu
 * **name-index drift** — ``A`` entries whose page is gone or no longer carries that name, names
   and aliases missing from the index.
 * **undecodable records** — ``N``/``D`` values that do not decode, or sit under the wrong key.
+* **listings out of order** — a directory record or continuation page whose children are not in
+  the order of :mod:`wikikv.store.order` (written by a version that listed them as they came).
 
 Run it on a quiet kb: a concurrent writer's in-flight operation shows up as an orphan. Repair takes
 the kb's exclusive lease, so it never races a writer. It works in rounds until a scan is clean:
 undecodable values are moved aside (to ``S fsck-quarantine/<key>``, bytes kept), stray pages
 removed, dangling names dropped from listings, orphans linked into their parent (missing ancestor
-directories are created child-first), and the indexes rebuilt. Every repair write is a normal
+directories are created child-first), listings put in order, and the indexes rebuilt. Every repair write is a normal
 versioned batch with an audit entry (op ``fsck-repair``).
 """
 
@@ -31,6 +33,7 @@ import msgspec
 
 from wikikv.errors import ConflictError, CorruptRecord, NotADirectory
 from wikikv.store import listing as lst
+from wikikv.store import order
 from wikikv.store.audit import audit_op
 from wikikv.store.backends.base import ABSENT, Delete, Op, Put
 from wikikv.store.kb import KnowledgeBase, names_of
@@ -67,6 +70,7 @@ class FsckReport:
     name_index_stale: list[tuple[str, str]] = field(default_factory=list)  # (name, path)
     name_index_missing: list[tuple[str, str]] = field(default_factory=list)
     undecodable: list[tuple[str, str]] = field(default_factory=list)  # (key hex, reason)
+    unordered: list[tuple[str, int]] = field(default_factory=list)  # (dir path, page)
     repairs: list[str] = field(default_factory=list)
     unrepaired: list[str] = field(default_factory=list)
 
@@ -81,6 +85,7 @@ class FsckReport:
             + len(self.name_index_stale)
             + len(self.name_index_missing)
             + len(self.undecodable)
+            + len(self.unordered)
         )
 
     @property
@@ -190,6 +195,8 @@ def _scan(kb: KnowledgeBase) -> _Scan:
             continue
         containers: list[DirRecord | DirPage] = [rec, *pages.get(path, {}).values()]
         for cont in containers:
+            if not _in_order(cont):
+                rep.unordered.append((path, cont.page if isinstance(cont, DirPage) else 0))
             for name in [*cont.sub_dirs, *cont.files]:
                 child = join(path, name)
                 listed.add(child)
@@ -304,6 +311,8 @@ def _repair_round(kb: KnowledgeBase, scan: _Scan, found: FsckReport) -> None:
             _link(kb, path, isinstance(rec, DirRecord), found)
         except NotADirectory as exc:
             found.unrepaired.append(f"orphan {path!r}: {exc}")
+    for d, page in rep.unordered:
+        _put_in_order(kb, d, page, found)
     for ops, what in ((scan.p_fix, "path index"), (scan.a_fix, "name index")):
         for i in range(0, len(ops), _CHUNK):
             chunk = ops[i : i + _CHUNK]
@@ -355,6 +364,32 @@ def _drop_names(kb: KnowledgeBase, d: str, names: set[str], found: FsckReport) -
     ops.append(Put(kb.keys.node(d), encode(rec, kb.settings.max_record_bytes), item.version))
     what = f"dropped dangling {sorted(names)} from {d}"
     _commit(kb, ops, d, what, found, item.version, item.version + 1)
+
+
+def _in_order(cont: DirRecord | DirPage) -> bool:
+    return cont.sub_dirs == order.ordered(cont.path, cont.sub_dirs, True) and (
+        cont.files == order.ordered(cont.path, cont.files, False)
+    )
+
+
+def _put_in_order(kb: KnowledgeBase, d: str, page: int, found: FsckReport) -> None:
+    """Put the listing of directory ``d``'s record (``page`` 0) or continuation page in order."""
+    key = kb.keys.node(d) if page == 0 else kb.keys.dir_page(d, page)
+    item = kb.backend.get(key)
+    cont = decode(item.value) if item is not None else None
+    if item is None or not isinstance(cont, (DirRecord, DirPage)):
+        return  # gone since the scan: the next one tells
+    order.arrange(d, cont.sub_dirs, True)
+    order.arrange(d, cont.files, False)
+    if isinstance(cont, DirRecord):
+        cont.meta.version = item.version + 1
+        cont.meta.updated_at = now()
+    ops: list[Op] = [Put(key, encode(cont, kb.settings.max_record_bytes), item.version)]
+    if page:
+        _commit(kb, ops, d, f"put page {page} of the listing of {d} in order", found)
+    else:
+        what = f"put the listing of {d} in order"
+        _commit(kb, ops, d, what, found, item.version, item.version + 1)
 
 
 def _link(kb: KnowledgeBase, child: str, is_dir: bool, found: FsckReport) -> None:
