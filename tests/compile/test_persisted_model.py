@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.compile.corpus_parts import full_rerender_writes, lines_of, write_lines
 from wikikv.bench.compile import snapshot
 from wikikv.compile import hub_merge, persisted, shown_links, state, title_index
 from wikikv.compile import model as model_module
@@ -26,15 +27,6 @@ from wikikv.store.kb import KnowledgeBase
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.store.store import Store, open_store
 from wikikv.text import entities as ents
-
-
-def _lines(path: Path) -> list[str]:
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-def _write(path: Path, lines: list[str]) -> Path:
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 def _pages(kb: KnowledgeBase) -> dict[str, object]:
@@ -84,13 +76,13 @@ def _built_then_added(
 ) -> tuple[KnowledgeBase, KnowledgeBase, Any]:
     """A kb built from ``corpus`` without the lines ``picks``, which are then added; the kb
     built from the whole corpus; the add's report."""
-    lines = _lines(corpus)
+    lines = lines_of(corpus)
     rest = [line for i, line in enumerate(lines) if i not in picks]
     whole = store.create_kb("whole")
     Compiler(whole, options=options).build(corpus)
     kb = store.create_kb("kb")
-    Compiler(kb, options=options).build(_write(tmp_path / "rest.jsonl", rest))
-    added = _write(tmp_path / "added.jsonl", [lines[i] for i in picks])
+    Compiler(kb, options=options).build(write_lines(tmp_path / "rest.jsonl", rest))
+    added = write_lines(tmp_path / "added.jsonl", [lines[i] for i in picks])
     report = Compiler(kb, options=options).add(added)
     return kb, whole, report
 
@@ -101,14 +93,14 @@ def test_adding_documents_equals_a_full_build(
 ) -> None:
     kb, whole, report = _built_then_added(store, tmp_path, hotpot_slice, picks)
     assert report.model_reads, report.model_fallback
-    assert report.model_reads.get("documents", 0) < len(_lines(hotpot_slice)) - len(picks)
+    assert report.model_reads.get("documents", 0) < len(lines_of(hotpot_slice)) - len(picks)
     # the new documents were analysed with the stored gazetteer and the new titles, read by key
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     ids = [json.loads(lines[i])["id"] for i in picks]
     assert [state.load_docs(kb)[i] for i in ids] == [state.load_docs(whole)[i] for i in ids]
     assert _pages(kb) == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 def test_an_add_with_bounded_related_pages_equals_a_full_build(
@@ -124,7 +116,7 @@ def test_an_add_with_bounded_related_pages_equals_a_full_build(
     assert len(bounded) > 10
     assert pages == _pages(whole)
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 def _shown_links(kb: KnowledgeBase) -> dict[str, list[str]]:
@@ -152,12 +144,12 @@ def test_an_add_ranks_a_hubs_links_from_its_stored_subject_sums(
     entity counts (``spoil``) is not used: the subjects are read instead."""
     monkeypatch.setattr(shown_links, "MAX_SHOWN", 3)
     picks = (10, 98, 125, 143)  # each names some of London, India, Aston Villa, England …
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     whole = store.create_kb("whole")
     Compiler(whole).build(hotpot_slice)
     kb = store.create_kb("kb")
     Compiler(kb).build(
-        _write(tmp_path / "rest.jsonl", [ln for i, ln in enumerate(lines) if i not in picks])
+        write_lines(tmp_path / "rest.jsonl", [ln for i, ln in enumerate(lines) if i not in picks])
     )
     if spoil:
         london = persisted.family_key(kb, "l", "london")
@@ -177,7 +169,7 @@ def test_an_add_ranks_a_hubs_links_from_its_stored_subject_sums(
         return read(kb, family, names, type_)
 
     monkeypatch.setattr(persisted, "read_records", counted)
-    report = Compiler(kb).add(_write(tmp_path / "added.jsonl", [lines[i] for i in picks]))
+    report = Compiler(kb).add(write_lines(tmp_path / "added.jsonl", [lines[i] for i in picks]))
     # London's stored sums spare reading the subjects of all its documents (some name
     # entities the add recomputes, whose documents' subjects it reads to link them)
     assert (set(old_london.times_named) <= set(subjects)) is spoil, subjects
@@ -238,7 +230,7 @@ def test_a_routed_hub_is_filed_from_its_stored_sums_and_the_added_documents(
     assert report.model_reads.get("listing rows kept (render)", 0) >= 1, report.model_reads
     assert state.load_schema(kb).routing  # type: ignore[union-attr]
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb, fanout=32) == 0
+    assert full_rerender_writes(kb, fanout=32) == 0
 
 
 def test_gazetteer_buckets_are_stored_in_the_detectors_order(
@@ -315,7 +307,7 @@ def test_an_add_decodes_only_the_gazetteer_buckets_its_text_can_hit(
         for i, t in enumerate(titles)
     ]
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "built.jsonl", [json.dumps(d) for d in docs]))
+    Compiler(kb).build(write_lines(tmp_path / "built.jsonl", [json.dumps(d) for d in docs]))
     extra = {
         "id": "x",
         "title": "Villa Rossi",
@@ -323,7 +315,7 @@ def test_an_add_decodes_only_the_gazetteer_buckets_its_text_can_hit(
     }
     reads = _GazetteerReads(kb)
     kb.backend = reads  # type: ignore[assignment]
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads, report.model_fallback
     words = [ents.fold(w) for w in re.findall(r"[\w'’.&-]+", f"{extra['title']} {extra['text']}")]
     pairs = set(zip(words, words[1:], strict=False))
@@ -361,56 +353,47 @@ def test_adding_a_title_other_documents_name(store: Store, tmp_path: Path) -> No
         "text": "John Keller was a Swiss painter. Keller painted lakes and towns such as Omegna.",
     }
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    Compiler(kb).build(write_lines(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads
     page = kb.get("/sources/digests/b")
     _stored_model_equals_a_full_derive(kb)
     # A full derive and render of the same kb (its schema came from the first three documents)
     # finds nothing to write.
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
     assert page is not None
-
-
-def _full_rerender_writes(kb: KnowledgeBase, fanout: int | None = None) -> int:
-    """What a full derive and render of the kb's documents (with its stored schema) changes."""
-    kb.commit([persisted.Delete(kb.keys.system(persisted.META))])
-    options = CompileOptions(full_render=True, **({"fanout": fanout} if fanout else {}))
-    report = Compiler(kb, options=options).remove([])
-    assert not report.model_reads
-    return report.written + report.deleted
 
 
 def test_removing_documents_equals_a_build_without_them(
     store: Store, tmp_path: Path, hotpot_slice: Path
 ) -> None:
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     kb = store.create_kb("kb")
     Compiler(kb).build(hotpot_slice)
     gone = [json.loads(lines[i])["id"] for i in (5, 60)]
     Compiler(kb).remove(gone)
     without = store.create_kb("without")
     Compiler(without).build(
-        _write(tmp_path / "w.jsonl", [ln for i, ln in enumerate(lines) if i not in (5, 60)])
+        write_lines(tmp_path / "w.jsonl", [ln for i, ln in enumerate(lines) if i not in (5, 60)])
     )
     assert _pages(kb) == _pages(without)
     _stored_model_equals_a_full_derive(kb)
     # and the model stored by the removal serves the next add
-    report = Compiler(kb).add(_write(tmp_path / "back.jsonl", [lines[5]]))
+    report = Compiler(kb).add(write_lines(tmp_path / "back.jsonl", [lines[5]]))
     assert report.model_reads
 
 
 def test_a_stale_or_missing_model_falls_back_to_a_full_derive(
     store: Store, tmp_path: Path, small_en: Path
 ) -> None:
-    lines = _lines(small_en)
+    lines = lines_of(small_en)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", lines[:-1]))
     meta = persisted.load_meta(kb)
     assert meta is not None
     meta.version = "written by other code"
     kb.commit([persisted.Put(kb.keys.system(persisted.META), persisted._enc.encode(meta))])
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", lines[-1:]))
     assert not report.model_reads
     assert report.model_fallback == "the stored model was written by other code"
     whole = store.create_kb("whole")
@@ -422,12 +405,12 @@ def test_a_stale_or_missing_model_falls_back_to_a_full_derive(
 def test_an_add_killed_after_the_model_update_resumes_to_a_full_build(
     store: Store, tmp_path: Path, hotpot_slice: Path
 ) -> None:
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     whole = store.create_kb("whole")
     Compiler(whole).build(hotpot_slice)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
-    one = _write(tmp_path / "one.jsonl", lines[-1:])
+    Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", lines[:-1]))
+    one = write_lines(tmp_path / "one.jsonl", lines[-1:])
     # killed while rendering: the model records already hold the new document
     with pytest.raises(SimulatedCrash):
         Compiler(kb, options=CompileOptions(fail_after_writes=3)).add(one)
@@ -476,13 +459,13 @@ def test_pages_linking_an_entity_the_add_renames_follow_it(store: Store, tmp_pat
         "BELLINI TRUST sold it. The BELLINI TRUST closed.",
     }
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    Compiler(kb).build(write_lines(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
     assert kb.exists("/topics/The Bellini Trust")
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads
     assert kb.exists("/topics/The BELLINI TRUST")
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 def test_adding_to_a_chinese_folder_corpus(store: Store, tmp_path: Path, small_zh: Path) -> None:
@@ -499,7 +482,7 @@ def test_adding_to_a_chinese_folder_corpus(store: Store, tmp_path: Path, small_z
     assert report.analyzed == 1
     assert report.model_reads, report.model_fallback
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 def test_a_title_whose_kind_changes_moves_and_its_digests_follow(
@@ -526,19 +509,21 @@ def test_a_title_whose_kind_changes_moves_and_its_digests_follow(
         "text": "Omegna was an Italian painter. He was born in Turin in 1850. He painted lakes.",
     }
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    Compiler(kb).build(write_lines(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
     before = persisted.load_meta(kb)
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads, report.model_fallback
     assert before is not None
     whole = store.create_kb("whole")
-    Compiler(whole).build(_write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]]))
+    Compiler(whole).build(
+        write_lines(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]])
+    )
     assert _pages(kb) == _pages(whole)
     digest = kb.get("/sources/digests/m2")
     assert isinstance(digest, FileRecord)
     assert not any(p.startswith("/places/") for p in digest.meta.links), digest.meta.links
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 class _CountingReads:
@@ -575,9 +560,9 @@ class _CountingReads:
 def test_an_add_reads_only_the_records_it_touches(
     store: Store, tmp_path: Path, hotpot_slice: Path
 ) -> None:
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     kb = store.create_kb("kb")
-    built = Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    built = Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", lines[:-1]))
     prefixes = {
         "entities": persisted.entity_key(kb, "")[: -len(persisted._h(""))],
         "analyses": kb.keys.system(state.DOC_PREFIX),
@@ -585,7 +570,7 @@ def test_an_add_reads_only_the_records_it_touches(
     }
     counting = _CountingReads(kb.backend, prefixes)
     kb.backend = counting  # type: ignore[assignment]
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", lines[-1:]))
     assert report.model_reads, report.model_fallback
     reads = counting.reads
     # the records of the entities the document names and their neighbours (11 here), not the
@@ -617,13 +602,13 @@ def test_an_add_rewrites_only_the_name_lists_it_changes(
 ) -> None:
     """The chosen names and a name word's entities are long lists of a large wiki (41k and 17k
     keys at 9 copies): an add writes those whose value changes, no other."""
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", [x for x in lines if x != lines[pick]]))
+    Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", [x for x in lines if x != lines[pick]]))
     before = _model_records(kb)
     counting = _CountingPuts(kb.backend)
     kb.backend = counting  # type: ignore[assignment]
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [lines[pick]]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [lines[pick]]))
     assert report.model_reads, report.model_fallback
     after = _model_records(kb)
     lists = (
@@ -642,9 +627,9 @@ def test_a_kb_with_the_one_record_signature_map_is_read_and_rewritten(
 ) -> None:
     """Kbs built before signatures were kept per page hold them in one record: the first sync
     reads it and writes them per page; the next add is local."""
-    lines = _lines(small_en)
+    lines = lines_of(small_en)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-2]))
+    Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", lines[:-2]))
     sigs = state.load_pages(kb).sigs
     start = kb.keys.system(state.SIG_PREFIX)
     keyed = [k for k, _ in kb.backend.scan(start, start + b"\xff")]
@@ -652,15 +637,15 @@ def test_a_kb_with_the_one_record_signature_map_is_read_and_rewritten(
     old_map = persisted.Put(kb.keys.system(state.PAGES), legacy)
     kb.commit([*(persisted.Delete(k) for k in keyed), old_map])
     assert state.load_pages_lazily(kb) is None
-    Compiler(kb).add(_write(tmp_path / "one.jsonl", lines[-2:-1]))
+    Compiler(kb).add(write_lines(tmp_path / "one.jsonl", lines[-2:-1]))
     assert kb.backend.get(kb.keys.system(state.PAGES)) is None
     assert state.load_pages_lazily(kb) is not None
-    second = Compiler(kb).add(_write(tmp_path / "two.jsonl", lines[-1:]))
+    second = Compiler(kb).add(write_lines(tmp_path / "two.jsonl", lines[-1:]))
     assert second.model_reads, second.model_fallback
     whole = store.create_kb("whole")
     Compiler(whole).build(small_en)
     assert _pages(kb) == _pages(whole)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0
 
 
 def test_an_add_leaves_the_whole_wiki_passes_of_the_quality_gate_to_a_later_sync(
@@ -671,12 +656,14 @@ def test_an_add_leaves_the_whole_wiki_passes_of_the_quality_gate_to_a_later_sync
     from wikikv.quality import errorbook as eb
     from wikikv.quality import hooks
 
-    lines = _lines(small_en)
+    lines = lines_of(small_en)
     kb = store.create_kb("kb")
-    Compiler(kb, options=hooks.gated()).build(_write(tmp_path / "rest.jsonl", lines[:-1]))
+    Compiler(kb, options=hooks.gated()).build(write_lines(tmp_path / "rest.jsonl", lines[:-1]))
     monkeypatch.setattr(hooks, "VERIFY_EVERY", 1)
     batches = eb.load(kb).batches
-    report = Compiler(kb, options=hooks.gated()).add(_write(tmp_path / "one.jsonl", lines[-1:]))
+    report = Compiler(kb, options=hooks.gated()).add(
+        write_lines(tmp_path / "one.jsonl", lines[-1:])
+    )
     assert report.model_reads, report.model_fallback
     assert eb.load(kb).batches == batches + 1  # counted, not run (a run sets it to 0)
     Compiler(kb, options=hooks.gated()).add([])  # not a local add: the pass runs
@@ -694,12 +681,14 @@ def test_a_listing_member_deleted_by_hand_is_listed_from_its_entity(
     ]
     extra = {"id": "c", "title": "Stresa", "text": "Stresa is a town in Piedmont."}
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
+    Compiler(kb).build(write_lines(tmp_path / "two.jsonl", [json.dumps(d) for d in docs]))
     whole = store.create_kb("whole")
-    Compiler(whole).build(_write(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]]))
+    Compiler(whole).build(
+        write_lines(tmp_path / "all.jsonl", [json.dumps(d) for d in [*docs, extra]])
+    )
     assert whole.exists("/places/Stresa")
     kb.delete("/places/Omegna")  # a member the add does not render
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads, report.model_fallback
     mine, theirs = kb.get("/places"), whole.get("/places")
     assert isinstance(mine, DirRecord)
@@ -719,11 +708,11 @@ def test_a_short_ranking_is_kept_exactly(
     add changes who is best (members enter above, fall below, or leave — then the dimension's
     members are read again); the kept ranking must still be the full derive's."""
     monkeypatch.setattr(persisted, "TOP", top)
-    lines = _lines(hotpot_slice)
+    lines = lines_of(hotpot_slice)
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "rest.jsonl", lines[:-3]))
+    Compiler(kb).build(write_lines(tmp_path / "rest.jsonl", lines[:-3]))
     for i, line in enumerate(lines[-3:]):
-        report = Compiler(kb).add(_write(tmp_path / f"one{i}.jsonl", [line]))
+        report = Compiler(kb).add(write_lines(tmp_path / f"one{i}.jsonl", [line]))
         assert report.model_reads, report.model_fallback
     whole = store.create_kb("whole")
     Compiler(whole).build(hotpot_slice)
@@ -767,10 +756,10 @@ def test_a_best_member_that_leaves_is_replaced_from_the_directories(
     ]
     extra = {"id": "d", "title": "John Keller", "text": "John Keller was a Swiss painter."}
     kb = store.create_kb("kb")
-    Compiler(kb).build(_write(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
+    Compiler(kb).build(write_lines(tmp_path / "three.jsonl", [json.dumps(d) for d in docs]))
     assert kb.exists("/people/Anna Weber")
-    report = Compiler(kb).add(_write(tmp_path / "one.jsonl", [json.dumps(extra)]))
+    report = Compiler(kb).add(write_lines(tmp_path / "one.jsonl", [json.dumps(extra)]))
     assert report.model_reads, report.model_fallback
     assert refills == [1]
     _stored_model_equals_a_full_derive(kb)
-    assert _full_rerender_writes(kb) == 0
+    assert full_rerender_writes(kb) == 0

@@ -22,8 +22,8 @@ records by key (never a scan of the entities or the pages):
   the root.
 
 What goes (``Desired.stale``): the old paths of moved or vanished entities, and listing
-directories left without members. Everything else keeps the signature recorded when it was
-written; the tests compare the wiki after an add with a full build node for node.
+directories and dimensions left without members. Everything else keeps the signature recorded
+when it was written; the tests compare the wiki after an add with a full build node for node.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from wikikv.compile.render import (
     digest_sig,
     dir_sig,
     entity_sig,
+    in_listing_order,
     range_heading,
     ranges_rows,
     set_dir,
@@ -227,9 +228,7 @@ def local_desired(
     rows_of: dict[str, list[tuple[str, str, Member]]] = {}
     for d in sorted(listing):
         m = members[d]
-        keys = sorted(m)
-        paths = member_paths(d, [m[k].name for k in keys])
-        rows_of[d] = [(k, p, m[k]) for k, p in zip(keys, paths, strict=True)]
+        rows_of[d] = [(k, p, m[k]) for k, p in _row_paths(d, m)]
     # a member neither rendered here nor renamed or moved keeps its row: its line in the
     # listing as last written (each listing rewritten with its members, so that line is what
     # its entity gives); the members' pages are read only where a listing does not read back
@@ -269,7 +268,7 @@ def local_desired(
 
     for d, rows in rows_of.items():
         if not rows:
-            if d in known and d not in dims:  # a dimension stays, listing nothing
+            if d in known and d not in dims:  # a dimension goes below, once it holds nothing
                 want.stale.append(d)
             continue
         reused = kept.get(d, {})
@@ -289,11 +288,17 @@ def local_desired(
     for spec, d in zip(schema.dimensions, dims, strict=True):
         sec = sections.get(d, Section())
         counts[d] = sum(sec.counts.values())
+        if not counts[d]:  # nothing filed under it: not written, or gone once emptied
+            if d in known:
+                want.stale.append(d)
+            continue
         ranked.setdefault(d, [Listed(r.key, r.path, r.name, i < 0) for i, r in _classed(sec)])
         if d in sec.counts:  # a dimension without sub-directories: a listing (above)
             continue
-        ranges = [(r, n) for r, n in sorted(sec.counts.items()) if parent(r) == d]
-        listed = ranges_rows(ranges, schema.language == "zh")
+        ranges = [(r, n) for r, n in sec.counts.items() if parent(r) == d]
+        listed = ranges_rows(
+            in_listing_order(ranges, lambda rn: rn[0], True), schema.language == "zh"
+        )
         set_dir(want, d, pg.listing_text(spec.name, spec.description, listed, schema.language))
     n_docs = up.meta.docs
     top_dirs(want, kb.name, schema, descriptor, counts, n_docs)
@@ -332,23 +337,31 @@ def _kept_lines(
         if text is None:
             continue
         before = up.members_before.get(d, members[d])
-        keys = sorted(before)
-        paths = member_paths(d, [before[k].name for k in keys])
+        pairs = _row_paths(d, before)
         lines = text.split("\n")
-        if len(lines) < len(keys) + 4 or lines[-1]:
+        if len(lines) < len(pairs) + 4 or lines[-1]:
             continue
-        old_rows = lines[len(lines) - 1 - len(keys) : -1]
-        if not all(line.startswith(f"- [[{p}|") for line, p in zip(old_rows, paths, strict=True)):
+        old_rows = lines[len(lines) - 1 - len(pairs) : -1]
+        if not all(
+            line.startswith(f"- [[{p}|") for line, (_, p) in zip(old_rows, pairs, strict=True)
+        ):
             continue
-        was = {
-            k: (p, before[k].name, line) for k, p, line in zip(keys, paths, old_rows, strict=True)
-        }
+        was = {k: (p, before[k].name, line) for (k, p), line in zip(pairs, old_rows, strict=True)}
         out[d] = {
             k: was[k][2]
             for k, p, m in rows
             if k in was and was[k][:2] == (p, m.name) and p not in want.entity_at
         }
     return out
+
+
+def _row_paths(d: str, members: Mapping[str, Member]) -> list[tuple[str, str]]:
+    """The (key, path) of each member of listing ``d``, in the order its rows are written: paths
+    follow from the names in key order (:func:`~wikikv.compile.model.member_paths`), rows from
+    the paths in listing order."""
+    keys = sorted(members)
+    paths = member_paths(d, [members[k].name for k in keys])
+    return in_listing_order(zip(keys, paths, strict=True), lambda kp: kp[1], False)
 
 
 def _classed(sec: Section) -> list[tuple[int, persisted.Ranked]]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from wikikv.compile import pages as pg
 from wikikv.compile.model import DocAnalysis, Entity, Fact, Model, article_path, digest_path
@@ -14,7 +15,8 @@ from wikikv.compile.packed import PackedTexts
 from wikikv.compile.parsed import ParsedPage
 from wikikv.compile.schema import Schema
 from wikikv.llm.base import Descriptor
-from wikikv.store.paths import ROOT, escape_segment, parent, unescape_segment
+from wikikv.store import order
+from wikikv.store.paths import ROOT, basename, escape_segment, parent, unescape_segment
 from wikikv.store.records import FileMeta
 
 SOURCES = "/sources"
@@ -37,6 +39,19 @@ class Listed:
     path: str
     name: str
     about: bool  # some document is about it
+
+
+_T = TypeVar("_T")
+
+
+def in_listing_order(items: Iterable[_T], path_of: Callable[[_T], str], is_dir: bool) -> list[_T]:
+    """``items`` (rows, members: children of one directory) in the order that directory lists
+    their paths (:mod:`wikikv.store.order`): its rows read as ``ls`` shows its children."""
+    named = [(basename(path_of(it)), it) for it in items]
+    if not named:
+        return []
+    key = order.sort_key(parent(path_of(named[0][1])), [n for n, _ in named], is_dir)
+    return [it for _, it in sorted(named, key=lambda ni: key(ni[0]))]
 
 
 def _rank_key(e: Entity) -> tuple[int, str]:
@@ -269,11 +284,7 @@ def _dirs(
                 want.dirs.add(d)
                 want.sigs[d] = reuse[d]
                 continue
-            rows = [
-                (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
-                for e in sorted(members, key=lambda e: e.key)
-            ]
-            _dir(want, d, range_text(schema, d, rows))
+            _dir(want, d, range_text(schema, d, _member_rows(want, members)))
         else:
             counts[d] += len(members)
     for spec in schema.dimensions:
@@ -283,16 +294,24 @@ def _dirs(
             want.sigs[d] = reuse[d]
             continue
         if d in by_dir:
-            members = by_dir[d]
-            rows = [
-                (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
-                for e in sorted(members, key=lambda e: e.key)
-            ]
+            rows = _member_rows(want, by_dir[d])
         else:
-            ranges = sorted(r for r in by_dir if r.count("/") == 2 and parent(r) == d)
-            rows = ranges_rows([(r, len(by_dir[r])) for r in ranges], zh)
+            ranges = [r for r in by_dir if r.count("/") == 2 and parent(r) == d]
+            if not ranges:
+                continue  # a dimension nothing was filed under is not written (nor listed)
+            rows = ranges_rows(
+                [(r, len(by_dir[r])) for r in in_listing_order(ranges, str, True)], zh
+            )
         _dir(want, d, pg.listing_text(spec.name, spec.description, rows, schema.language))
     top_dirs(want, kb_name, schema, descriptor, counts, n_docs)
+
+
+def _member_rows(want: Desired, members: list[Entity]) -> list[tuple[str, str, str, str]]:
+    """A directory's rows of pages, in listing order."""
+    return [
+        (e.path, e.name, ", ".join(e.aliases[:4]), _row_summary(want, e))
+        for e in in_listing_order(members, lambda e: e.path, False)
+    ]
 
 
 def range_text(schema: Schema, d: str, rows: list[tuple[str, str, str, str]]) -> str:
@@ -308,11 +327,13 @@ def range_heading(schema: Schema, d: str) -> tuple[str, str]:
 
 
 def ranges_rows(ranges: list[tuple[str, int]], zh: bool) -> list[tuple[str, str, str, str]]:
-    """A routed dimension's rows: its sub-directories and their page counts."""
-    return [
-        (r, unescape_segment(r.rsplit("/", 1)[1]), "", (f"{n} 项" if zh else f"{n} pages"))
-        for r, n in ranges
-    ]
+    """A routed dimension's rows: its sub-directories and their page counts (``ranges`` in
+    listing order)."""
+    return [(r, unescape_segment(r.rsplit("/", 1)[1]), "", _pages(n, zh)) for r, n in ranges]
+
+
+def _pages(n: int, zh: bool) -> str:
+    return f"{n} 项" if zh else f"{n} page" if n == 1 else f"{n} pages"
 
 
 def top_dirs(
@@ -356,7 +377,7 @@ def top_dirs(
             else "# Sources\n> Digests and original articles: every key fact on an "
             "entity page is cited from here.\n"
         )
-        + f"\n- [[{DIGESTS}|digests]]\n- [[{ARTICLES}|articles]]\n",
+        + f"\n- [[{ARTICLES}|articles]]\n- [[{DIGESTS}|digests]]\n",
     )
     _dir(want, ROOT, _root_text(kb_name, schema, descriptor, counts, n_docs))
 
@@ -403,12 +424,13 @@ def _root_text(
                 f"> Bias: {descriptor.bias}",
             ]
     out += ["", "## 目录" if zh else "## Directory Catalog"]
-    for spec in schema.dimensions:
-        d = "/" + escape_segment(spec.name)
-        n = counts.get(d, 0)
+    # the dimensions as the root lists them, those holding a page only (none is written empty)
+    dims = {"/" + escape_segment(spec.name): spec for spec in schema.dimensions}
+    for d in in_listing_order((d for d in dims if counts.get(d, 0)), str, True):
+        spec, n = dims[d], counts[d]
         out.append(
             f"- [[{d}|{spec.name}/]] — {spec.description} "
-            + (f"（{n} 页）" if zh else f"({n} pages)")
+            + (f"（{n} 页）" if zh else f"({_pages(n, zh)})")
         )
     out.append(
         f"- [[{SOURCES}|sources/]] — "
