@@ -13,6 +13,7 @@ from tests.compile.wiki_pages import build_zh_folder, pages_by_title, section
 from wikikv.compile import state
 from wikikv.compile.check import check
 from wikikv.compile.model import article_path
+from wikikv.compile.pages import listing_of_lines
 from wikikv.store.records import FileRecord
 from wikikv.store.store import KnowledgeBase, Store, open_store
 from wikikv.text.definitions import defining_score, names_a_time
@@ -208,3 +209,10 @@ def _article(kb: KnowledgeBase, doc_id: str) -> str:
     rec = kb.get(article_path(doc_id))
     assert isinstance(rec, FileRecord)
     return rec.text
+
+
+def test_a_listing_of_one_says_one_entry() -> None:
+    one = listing_of_lines("Poets", "people who write poems", ["- [[/p/A|A]]"], "en")
+    assert "(1 entry)" in one
+    two = listing_of_lines("Poets", "people", ["- [[/p/A|A]]", "- [[/p/B|B]]"], "en")
+    assert "(2 entries)" in two

@@ -650,7 +650,7 @@ def listing_text(
 
 def row_line(path: str, name: str, aliases: str, summary: str) -> str:
     """One row of a listing: a single line (names and summaries are flattened), so a listing's
-    last lines are its rows, one per member in key order."""
+    last lines are its rows, one per member in listing order (:mod:`wikikv.store.order`)."""
     extra = f" ({_label(aliases)})" if aliases else ""
     link = f"[[{path}|{_label(name)}]]{extra}"
     return f"- {link} — {summary}" if summary else f"- {link}"
@@ -658,5 +658,6 @@ def row_line(path: str, name: str, aliases: str, summary: str) -> str:
 
 def listing_of_lines(title: str, description: str, lines: list[str], lang: str) -> str:
     """A directory's text from its row lines (see :func:`row_line`)."""
-    count = f"{len(lines)} 项" if lang == "zh" else f"{len(lines)} entries"
+    n = len(lines)
+    count = f"{n} 项" if lang == "zh" else f"{n} entry" if n == 1 else f"{n} entries"
     return "\n".join([f"# {title}", f"> {description} ({count})", "", *lines]) + "\n"
