@@ -215,7 +215,7 @@ def test_a_page_gone_for_good_leaves_no_redirect(store: Store, tmp_path: Path) -
     point); nor does a page of the same name elsewhere, from other documents, take its
     bookmarks."""
     kb = store.create_kb("k")
-    Compiler(kb).build(notes(tmp_path / "a", {"tokyo": "Tokyo is the capital of Japan.\n"}))
+    Compiler(kb).build(notes(tmp_path / "a", {"tokyo": "Tokyo is a capital city.\n"}))
     assert isinstance(kb.get("/topics/Tokyo"), FileRecord)
     other = {
         "kyoto": "Kyoto is a city in Japan. Natsume Sōseki lived in Tokyo.\n",

@@ -30,6 +30,7 @@ from wikikv.text.kinds import (
     split_qualifier,
 )
 from wikikv.text.name_lists import listed_people, opens_list
+from wikikv.text.name_pieces import opens_places, piece_of_name, placed_by_context
 
 # The kind rules live in :mod:`wikikv.text.kinds`; re-exported for callers of this module.
 __all__ = [
@@ -147,6 +148,9 @@ _SKIP_SINGLE = frozenset(
     Later Early Although Because Through Until Upon Within Without His Hers Him We Our You I
     Episode Season Chapter Part Book Volume Act Scene""".split()
 )
+# Number words of _SKIP_SINGLE that open a name inside a sentence ("the Three Kingdoms period",
+# "Three Days Grace"); at a sentence's start they are a count ("Two Americans won").
+_NUMBER_WORDS = frozenset({"One", "Two", "Three"})
 # Capitalised alone only in a title or a question ("Now What?", "What's on TV"): never a name
 # by themselves (a title that opens with one, "How I Met Your Mother", keeps it in its run).
 # Not "Who": mid-sentence it is the band ("the English rock band the Who").
@@ -462,6 +466,7 @@ def english_mentions(
     i = 0
     hint = 0
     n = len(toks)
+    last_place = -1  # where the last name the text places ends ("Birmingham, Alabama")
     gaz.prefetch(toks, folded)
     while i < n:
         word, start, _ = toks[i]
@@ -486,6 +491,10 @@ def english_mentions(
                 # "Margaret of Valois" in the article "Margaret of Valois, Countess of Blois" is
                 # its own subject, not the other title of that name (a namesake)
                 key = about_key
+            if (
+                _after_place_preposition(text, toks, i) and opens_places(text, toks, i)
+            ) or placed_by_context(text, toks, i, hit[0], last_place):
+                last_place = start + len(surface)
             out.append(Mention(key, surface, "", hint, start, start + len(surface), True))
             i = hit[0]
             continue
@@ -545,8 +554,9 @@ def english_mentions(
             and not (connected or quoted)
             and (k + 1 >= j or toks[k + 1][0] != "&")  # "Lord & Taylor" is one name
             and not _adjective_of_name(toks, k, j)
+            and not (toks[k][0] in _NUMBER_WORDS and k + 1 < j and toks[k][1] not in sent_starts)
         ):
-            k += 1
+            k += 1  # a number word stays inside a sentence: "the Three Kingdoms period"
         k = max(k, _past_compound_adjective(toks, k, j))
         if k < j and toks[k][0] == "The" and k + 1 < j:
             pass  # "The Beatles": the article stays in the surface, fold() drops it from the key
@@ -592,12 +602,20 @@ def english_mentions(
                 kind = "person"  # "Louis XIV of France", "Pope Innocent III", "Cnut the Great"
             if not kind and len(run) <= 3 and _after_place_preposition(text, toks, k):
                 kind = "place"
+            placed = len(run) <= 3 and placed_by_context(text, toks, k, j, last_place)
+            if not kind and placed:
+                kind = "place"  # "in Birmingham, Alabama", "the state of Georgia"
             if not kind and not connected and _person_context(text, toks, k, j, run):
                 kind = "person"
             if not kind and not connected and opens_list(toks, k):
                 kind = "person"  # "actors were Harriet and Bibi Andersson, Liv Ullmann"
             if kind == "person" and opens_list(toks, k):
                 openers.add(len(out))
+            if placed or (kind == "place" and opens_places(text, toks, k)):
+                last_place = s0 + len(surface)
+            # a piece of a longer name ("Rookie of the Year", "Division 2", "the Office for
+            # National Statistics") reaches a page other uses make, makes none
+            weak = not (kind or quoted or surname) and piece_of_name(text, toks, k, j)
             # A sentence-initial single word is kept only if coreference resolves it below.
             out.append(
                 Mention(
@@ -608,6 +626,7 @@ def english_mentions(
                     s0,
                     s0 + len(surface),
                     False if not initial or len(run) > 1 else None,
+                    weak=weak,
                 )
             )
         i = j
@@ -1023,6 +1042,8 @@ def _is_candidate(
             return False
         if _is_demonym(w) and not surname:
             return False
+        if w in _COMPASS and not surname:
+            return False  # "Western art", "the North", "Northern artists": no name alone
         if w.isdigit() or not w[0].isupper() or w.isupper() and len(w) <= 2:
             return False
         if _ROMAN.match(w):
