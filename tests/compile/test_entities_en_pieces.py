@@ -77,12 +77,14 @@ def test_a_number_word_inside_a_sentence_opens_the_name() -> None:
 def test_a_name_after_a_place_and_a_comma_is_a_place() -> None:
     text = (
         "She was a high school English teacher at Hoover High School in Birmingham, Alabama. "
-        "It is found in Ethiopia, Kenya, Somalia, Tanzania, Uganda, and Yemen."
+        "It is found in Ethiopia, Kenya, Somalia, Tanzania, Uganda, and Yemen. "
+        "He studied in Heidelberg and Leiden."
     )
     found = _found(text)
     assert found["Alabama"].kind == "place"
     assert found["Yemen"].kind == "place"
     assert found["Kenya"].kind == "place"
+    assert found["Leiden"].kind == "place"
 
 
 def test_a_new_clause_or_a_list_of_guests_is_no_place() -> None:
@@ -98,6 +100,17 @@ def test_a_new_clause_or_a_list_of_guests_is_no_place() -> None:
     assert found["Fridays"].kind != "place"
     assert found["Aston Villa"].kind != "place"
     assert found["Brown"].kind != "place"
+    more = _found(
+        "He is a Danish footballer who played for Hvidovre IF in Denmark and Roda JC and Ajax "
+        "in the Netherlands. She voices Wendy Corduroy in Gravity Falls, and Megan in Sanjay "
+        "and Craig. He was a politician in Quebec, Canada, Member of the National Assembly. "
+        "The film followed in the trail of Hui's critically acclaimed Vietnam film. It was "
+        "part of the territory of the Kings of the Burgundians."
+    )
+    assert more["Ajax"].kind != "place"  # "in the Netherlands" says where Ajax is
+    assert more["Megan"].kind != "place"  # a role "in" a show
+    assert more["Hui"].kind != "place"
+    assert more["Kings"].kind != "place"  # the head of "Kings of the Burgundians"
 
 
 def test_a_place_noun_and_of_places_the_name() -> None:

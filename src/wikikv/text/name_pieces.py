@@ -16,15 +16,15 @@ from wikikv.text.kinds import kind_of_noun
 
 Tokens = list[tuple[str, int, int]]
 
-# Words that may follow a place's qualifier ("Birmingham, Alabama, in 1950"; "Knoxville,
-# Tennessee, where …"): the sentence goes on about the place; a verb after the name opens a
-# new clause with it as the subject ("in Providence Plantations, Brown is the seventh-oldest").
-_AFTER_PLACE = frozenset(
-    """in on at and or to from near with for by of where which that since until during before
-    after between under""".split()
-)
+# Words that may follow a place's qualifier ("Knoxville, Tennessee, where …", "Birmingham,
+# Alabama and Atlanta"): the sentence goes on. A verb after the name opens a new clause with it
+# as the subject ("in Providence Plantations, Brown is the seventh-oldest"), and a preposition
+# may say what the name is in or of ("Wendy Corduroy in Gravity Falls, and Megan in Sanjay and
+# Craig"; "a politician in Quebec, Canada, Member of the National Assembly").
+_AFTER_PLACE = frozenset("and or where which that since until during before after when".split())
 # What joins a name to the place before it: "Atlanta, Georgia", "Mississippi, Georgia, and
-# Alabama", "Kenya and Uganda".
+# Alabama", "in Heidelberg and Leiden." (what follows must end the clause: not "played for
+# Hvidovre IF in Denmark and Roda JC and Ajax in the Netherlands").
 _PLACE_JOINS = (", ", ", and ", " and ", ", or ")
 
 
@@ -73,6 +73,8 @@ def placed_by_context(text: str, toks: Tokens, k: int, j: int, last_place_end: i
       a lowercase place noun and "of" (or "of the") before it.
     """
     start = toks[k][1]
+    if toks[j - 1][0].endswith(("'s", "’s")):
+        return False  # "in the trail of Hui's critically acclaimed film"
     if last_place_end >= 0 and text[last_place_end:start] in _PLACE_JOINS:
         end = toks[j - 1][2]
         after = text[end : end + 1]
@@ -80,7 +82,9 @@ def placed_by_context(text: str, toks: Tokens, k: int, j: int, last_place_end: i
             return True
         if after == " " and j < len(toks) and toks[j][0] in _AFTER_PLACE:
             return True
-    if k >= 2 and not any(kind_of_noun(w.lower()) not in (None, "place") for w, _, _ in toks[k:j]):
+    head = j < len(toks) and toks[j][0] == "of"  # "the territory of the Kings of the Burgundians"
+    others = any(kind_of_noun(w.lower()) not in (None, "place") for w, _, _ in toks[k:j])
+    if k >= 2 and not head and not others:
         m = k - 1
         if toks[m][0] == "the" and m >= 2 and j == k + 1:
             m -= 1  # "the Karakoram region of the Himalaya"; not "of the Victorian Legislative …"
