@@ -57,14 +57,6 @@ def test_a_word_a_number_follows_is_a_piece() -> None:
     assert found["Top"].weak
 
 
-def test_the_head_of_an_x_for_y_name_is_a_piece() -> None:
-    text = (
-        "Manchester Built-up Area is an area of land defined by the Office for National "
-        "Statistics (ONS)."
-    )
-    assert _found(text)["Office"].weak
-
-
 def test_a_number_word_inside_a_sentence_opens_the_name() -> None:
     text = "Sun He was a prince of the state of Eastern Wu in the Three Kingdoms period."
     found = _found(text)

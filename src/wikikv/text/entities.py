@@ -613,8 +613,8 @@ def english_mentions(
                 openers.add(len(out))
             if placed or (kind == "place" and opens_places(text, toks, k)):
                 last_place = s0 + len(surface)
-            # a piece of a longer name ("Rookie of the Year", "Division 2", "the Office for
-            # National Statistics") reaches a page other uses make, makes none
+            # a piece of a longer name ("Rookie of the Year", "Division 2") reaches a page
+            # other uses make, makes none
             weak = not (kind or quoted or surname) and piece_of_name(text, toks, k, j)
             # A sentence-initial single word is kept only if coreference resolves it below.
             out.append(

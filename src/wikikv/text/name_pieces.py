@@ -37,8 +37,7 @@ def piece_of_name(text: str, toks: Tokens, k: int, j: int) -> bool:
     name of its own:
 
     - the tail or head of an "X of the Y" name whose "of the" cut it: "Rookie of the Year",
-      "Miss Model of the World"; "Speaker of the United States House"; the head of an "X for
-      Y" name ("the Office for National Statistics");
+      "Miss Model of the World"; "Speaker of the United States House";
     - a word a number follows: "Division 2", "Top 25 Drummers", "Channel 4".
     """
     if j != k + 1:
@@ -54,9 +53,6 @@ def piece_of_name(text: str, toks: Tokens, k: int, j: int) -> bool:
     if j + 2 < len(toks) and toks[j][0] == "of" and toks[j + 1][0] == "the":
         if toks[j + 2][0][:1].isupper() and _gap(text, toks, k, j + 2) == " of the ":
             return True
-    if j + 1 < len(toks) and toks[j][0] == "for" and toks[j + 1][0][:1].isupper():
-        if _gap(text, toks, k, j + 1) == " for ":
-            return True  # "the Office for National Statistics"
     if j < len(toks) and _gap(text, toks, k, j) == " ":
         nxt = toks[j][0]
         if nxt[:1].isdigit():
