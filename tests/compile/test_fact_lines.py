@@ -12,8 +12,9 @@ import pytest
 from tests.compile.wiki_pages import build_zh_folder, pages_by_title, section
 from wikikv.compile import state
 from wikikv.compile.check import check
-from wikikv.compile.model import article_path
+from wikikv.compile.model import DocAnalysis, article_path
 from wikikv.compile.pages import listing_of_lines
+from wikikv.llm.base import SentenceSpan
 from wikikv.store.records import FileRecord
 from wikikv.store.store import KnowledgeBase, Store, open_store
 from wikikv.text.definitions import defining_score, names_a_time
@@ -197,8 +198,15 @@ def test_a_quote_past_its_note_mark_counts_as_its_sentence_quoted(
     texts = {d.id: _article(kb, d.id) for d in docs.values()}
     marked = [s for d, s in informative if texts[d.id][s.start : s.end].startswith("〔")]
     assert marked  # the notes' sentences open with their marks…
+    # a sentence's words start past its note mark; a citation that covers them quotes it
+    mark = re.compile(r"[\s\u3000]*〔[0-9０-９]+〕[\s\u3000]*")
+
+    def words_at(d: DocAnalysis, s: SentenceSpan) -> int:
+        opened = mark.match(texts[d.id], s.start)
+        return opened.end() if opened else s.start
+
     hits = sum(
-        any(p == article_path(d.id) and s.start <= a and b <= s.end for p, a, b in cited)
+        any(p == article_path(d.id) and a <= words_at(d, s) and s.end <= b for p, a, b in cited)
         for d, s in informative
     )
     assert hits

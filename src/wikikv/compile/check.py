@@ -13,6 +13,7 @@ below 1.0 fails the check: search would miss pages).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, depth, is_under
 from wikikv.store.records import DirRecord, FileRecord
 from wikikv.text.entities import fold
+from wikikv.text.note_glosses import note_mark_length
 
 SAMPLE = 10
 
@@ -143,7 +145,7 @@ def check(kb: KnowledgeBase, fanout: int | None = None, run_fsck: bool = True) -
     report.nodes = len(reachable)
     cited = _links_and_facts(kb, report, pages, articles, reachable)
     _hand_links(kb, report, hand, reachable)
-    _coverage(kb, report, cited)
+    _coverage(kb, report, cited, articles)
     _dups(report, pages, kb, schema.folder_corpus if schema else False)
     _index(kb, report, pages)
     return report
@@ -259,7 +261,10 @@ def _links_and_facts(
 
 
 def _coverage(
-    kb: KnowledgeBase, report: CheckReport, cited: dict[str, set[tuple[int, int]]]
+    kb: KnowledgeBase,
+    report: CheckReport,
+    cited: dict[str, set[tuple[int, int]]],
+    articles: dict[str, str],
 ) -> None:
     from wikikv.compile.model import article_path
 
@@ -267,15 +272,22 @@ def _coverage(
     report.documents = len(docs)
     total = hit = 0
     for d in docs.values():
-        # a quote may start after its sentence's note mark ("〔2〕章士钊…" quoted from 章士钊):
-        # a sentence is quoted when a cited span ends where it does and starts inside it
-        starts: dict[int, int] = {}
-        for start, end in cited.get(article_path(d.id), ()):
-            starts[end] = min(start, starts.get(end, start))
+        path = article_path(d.id)
+        text = articles.get(path, "")
+        # a sentence is quoted when a cited span covers its words: a quote may start past the
+        # sentence's note mark ("章士钊（1881—1973）…" of "〔2〕章士钊…") or at its note's opening
+        # (two sentences quoted as one)
+        spans = sorted(cited.get(path, ()))
+        starts = [a for a, _ in spans]
+        reach: list[int] = []  # the furthest end of the spans starting at or before each start
+        for _, b in spans:
+            reach.append(max(b, reach[-1]) if reach else b)
         for i in d.informative:
             s = d.sentences[i]
             total += 1
-            if s.start <= starts.get(s.end, -1) < s.end:
+            words = s.start + note_mark_length(text[s.start : s.end])
+            k = bisect_right(starts, words) - 1
+            if k >= 0 and reach[k] >= s.end:
                 hit += 1
     report.fact_coverage = hit / total if total else 0.0
 
