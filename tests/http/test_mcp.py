@@ -247,5 +247,15 @@ def test_wiki_write_is_a_persons_write(mcp_http: tuple[str, Keys, wikikv.Store])
     assert page.meta.edited_by.endswith("(writer)")
     assert page.meta.sources == compiled.meta.sources  # the compiler's metadata carried over
     assert page.meta.links == compiled.meta.links
+    # the tool sets no kind, aliases or tags, and an empty title or summary is none given:
+    # the page keeps its own (before, an agent's edit turned the entity into a bare page)
+    assert (page.meta.kind, page.meta.title, page.meta.summary) == (
+        compiled.meta.kind,
+        compiled.meta.title,
+        compiled.meta.summary,
+    )
+    assert (page.meta.aliases, page.meta.tags) == (compiled.meta.aliases, compiled.meta.tags)
+    assert compiled.meta.kind == "entity"
+    assert compiled.meta.aliases
     assert "/people/Sherlock Holmes" in edited_paths(kb)
     assert kb.get("/sources/new") is None

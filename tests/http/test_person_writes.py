@@ -172,3 +172,36 @@ def test_a_scoped_key_is_told_nothing_of_where_a_page_went(tmp_path: Path) -> No
             r = c.put(f"{url}{KB}/page", json=body, headers=headers(people))
             assert r.status_code == 200, r.text
             assert "/vault" not in r.text
+
+
+def test_a_field_not_sent_keeps_the_pages_value(
+    served: tuple[str, wikikv.Store], client: httpx.Client
+) -> None:
+    """PUT with a text and a title keeps the page's kind, aliases, tags and summary; a field
+    that is sent, even empty, replaces the page's."""
+    url, store = served
+    kb = store.kb("demo")
+    before = kb.get("/people/Sherlock Holmes")
+    assert isinstance(before, FileRecord)
+    assert before.meta.kind == "entity"
+    assert before.meta.aliases
+    assert before.meta.summary
+    body = {"path": "/people/Sherlock Holmes", "text": before.text + "\nA note.\n"}
+    r = client.put(f"{url}{KB}/page", json={**body, "title": "Holmes"})
+    assert r.status_code == 200, r.text
+    after = kb.get("/people/Sherlock Holmes")
+    assert isinstance(after, FileRecord)
+    assert after.meta.title == "Holmes"
+    assert (after.meta.kind, after.meta.aliases, after.meta.tags, after.meta.summary) == (
+        before.meta.kind,
+        before.meta.aliases,
+        before.meta.tags,
+        before.meta.summary,
+    )
+    r = client.put(f"{url}{KB}/page", json={**body, "aliases": [], "summary": "Edited."})
+    assert r.status_code == 200, r.text
+    again = kb.get("/people/Sherlock Holmes")
+    assert isinstance(again, FileRecord)
+    assert again.meta.aliases == []
+    assert again.meta.summary == "Edited."
+    assert again.meta.kind == "entity"

@@ -180,6 +180,10 @@ _COMPILER_FIELDS = (
 )
 
 
+# The fields a person's write may set; one it does not send keeps the page's value.
+PERSON_FIELDS = frozenset({"title", "summary", "kind", "aliases", "tags"})
+
+
 MOVED_HINT = (
     "write it at {target} instead (a read of the old path gives that page and its version), or "
     "delete the redirect first to start a new page here"
@@ -187,13 +191,21 @@ MOVED_HINT = (
 
 
 def person_put(
-    kb: KnowledgeBase, path: str, text: str, meta: FileMeta, editor: str, expect: int = ANY
+    kb: KnowledgeBase,
+    path: str,
+    text: str,
+    meta: FileMeta,
+    editor: str,
+    expect: int = ANY,
+    given: frozenset[str] = PERSON_FIELDS,
 ) -> FileRecord:
     """Write a page as a person does (the HTTP API, MCP's ``wiki_write``; the CLI goes through
     :func:`wikikv.pages_md.page_for_put`): compiler metadata, links and sources the person did
-    not give are carried over from the current page, and the page is marked as edited by hand
-    so later builds merge into it instead of overwriting it. A source, or the old path of a
-    page that moved, is refused (:mod:`wikikv.compile.guards`)."""
+    not give are carried over from the current page, and so is each of the person's own fields
+    (:data:`PERSON_FIELDS`) not in ``given`` — a write that sends only a text and a title keeps
+    the page's kind, aliases, tags and summary. The page is marked as edited by hand so later
+    builds merge into it instead of overwriting it. A source, or the old path of a page that
+    moved, is refused (:mod:`wikikv.compile.guards`)."""
     p = kb.norm(path)
     guards.refuse_source_write(kb, p)
     cur = kb.get(p, follow_redirects=False)
@@ -201,7 +213,7 @@ def person_put(
     new = msgspec.structs.replace(meta)
     if isinstance(cur, FileRecord):
         old = cur.meta
-        for name in _COMPILER_FIELDS:
+        for name in (*_COMPILER_FIELDS, *(PERSON_FIELDS - given)):
             setattr(new, name, getattr(old, name))
         new.links = list(dict.fromkeys([*old.links, *new.links]))
         new.sources = list(new.sources or old.sources)

@@ -9,7 +9,7 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from wikikv.compile.handedits import person_delete, person_put
+from wikikv.compile.handedits import PERSON_FIELDS, person_delete, person_put
 from wikikv.errors import Forbidden, NotFound
 from wikikv.interfaces.http import models as m
 from wikikv.interfaces.http.context import Access, json_response, kb_access
@@ -44,7 +44,8 @@ def _put(kb: KnowledgeBase, body: m.PageIn, path: str) -> dict[str, Any]:
     )
     expect = ANY if body.expect_version is None else body.expect_version
     # A person's write: marked as a hand edit so builds merge into it (issue 13).
-    rec = person_put(kb, path, body.text, meta, kb.actor, expect=expect)
+    given = frozenset(body.model_fields_set) & PERSON_FIELDS  # the rest stays as it is
+    rec = person_put(kb, path, body.text, meta, kb.actor, expect=expect, given=given)
     return {"path": rec.path, "version": rec.meta.version}
 
 
@@ -56,7 +57,8 @@ async def put_page(kb: str, body: m.PageIn, request: Request) -> Response:
     still at that version (409 otherwise; 0 means create only). 423 while a compile job holds
     the kb. A source (``/sources/...``) is refused (403 ``read_only_source``: edit the document
     and run an update job), and so is the old path of a page that moved (409 ``page_moved``,
-    naming where it went)."""
+    naming where it went). Of ``title``, ``summary``, ``kind``, ``aliases`` and ``tags``, a
+    field the request does not send keeps the page's current value."""
     access = await _writer(request, kb, "write")
     p = access.principal.check_path(body.path)
     access.note(p)

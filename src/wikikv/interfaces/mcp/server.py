@@ -310,7 +310,8 @@ def build_server(store: Store, config: MCPConfig | None = None) -> WikiMCP:
             "is marked as edited by hand, so later builds merge into it. With expect_version "
             "the write happens only if the page is still at that version (0: create only). "
             "Sources (/sources/...) are read-only, and a page that moved is written at its new "
-            "path. Needs a key with the write scope."
+            "path. A title or summary left empty keeps the page's own, and the page keeps its "
+            "kind, aliases and tags. Needs a key with the write scope."
         )
         async def wiki_write(
             ctx: Context,
@@ -334,7 +335,13 @@ def build_server(store: Store, config: MCPConfig | None = None) -> WikiMCP:
                 expect = ANY if expect_version is None else expect_version
                 writer = p.writer(k)
                 # a person's write (the HTTP API's): sources refused, marked as a hand edit
-                rec = person_put(writer, checked, text, meta, writer.actor, expect=expect)
+                # the tool sets a title and a summary; what it leaves empty stays as it is
+                given = frozenset(
+                    name for name, value in (("title", title), ("summary", summary)) if value
+                )
+                rec = person_put(
+                    writer, checked, text, meta, writer.actor, expect=expect, given=given
+                )
                 return {"path": rec.path, "version": rec.meta.version}
 
             return dict(await core.run(ctx, "wiki_write", kb, "write", path, "", work))
