@@ -114,3 +114,35 @@ def test_a_build_keeps_every_link_in_the_model_but_bounds_the_page(
     assert hidden > 0
     # the report counts the model's links, shown or not
     assert shown + hidden == report.links
+
+
+def test_check_owes_no_link_back_from_a_bounded_page(
+    store: Store, hotpot_slice: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page that lists only its closest related pages owes the others no link back: `check`
+    does not count them as missing reverse links (the Lu Xun wiki's /地点/中国 made every fresh
+    build report ok: false). A page that is not bounded still owes one."""
+    from wikikv.compile.check import check
+
+    monkeypatch.setattr(shown_links, "MAX_SHOWN", 2)
+    kb = store.create_kb("kb")
+    Compiler(kb).build(hotpot_slice)
+    report = check(kb)
+    assert report.missing_reverse == 0, report.examples
+    assert report.ok
+    # take a link back off a page that is not bounded: that one is still missing
+    for path in kb.prefix("/"):
+        rec = kb.get(path)
+        if not (isinstance(rec, FileRecord) and rec.meta.kind == "entity"):
+            continue
+        if pg.HIDDEN_LINKS.search(rec.text) or "## Related Pages" not in rec.text:
+            continue
+        lines = rec.text.split("\n")
+        at = next(
+            i
+            for i, line in enumerate(lines)
+            if line.startswith("- [[") and "## Related Pages" in "\n".join(lines[:i])
+        )
+        kb.put(path, "\n".join(lines[:at] + lines[at + 1 :]), rec.meta, expect=rec.meta.version)
+        break
+    assert check(kb).missing_reverse >= 1

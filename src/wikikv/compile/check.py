@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from wikikv.compile import state
-from wikikv.compile.pages import FACT_LINE, NOTE_LINE, WIKILINK
+from wikikv.compile.pages import FACT_LINE, HIDDEN_LINKS, NOTE_LINE, WIKILINK
 from wikikv.errors import InvalidPath
 from wikikv.store.kb import KnowledgeBase
 from wikikv.store.paths import ROOT, depth, is_under
@@ -251,9 +251,11 @@ def _links_and_facts(
                 report.note("citation", f"{path} [^{n}]")
                 continue
             cited.setdefault(ref[0], set()).add((ref[1], ref[2]))
+    # a page that lists only its closest related pages owes no link back to the others
+    bounded = {path for path, rec in pages.items() if HIDDEN_LINKS.search(rec.text)}
     for path, targets in outgoing.items():
         for t in targets:
-            if path not in outgoing.get(t, set()):
+            if path not in outgoing.get(t, set()) and t not in bounded:
                 report.missing_reverse += 1
                 report.note("reverse", f"{path} -> {t}")
     report.orphans = sum(1 for p in pages if inbound[p] == 0)

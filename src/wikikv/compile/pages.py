@@ -566,6 +566,13 @@ def _cite(
     return True
 
 
+# The line :func:`_hidden_links_note` writes: a page that has it lists only its closest
+# related pages, so a page linking to it may find no link back (``check`` knows).
+HIDDEN_LINKS = re.compile(
+    r"^_(?:另有 [\d,]+ 个相关页面未列出|[\d,]+ more related pages are not listed)", re.M
+)
+
+
 def _hidden_links_note(hidden: int, shown: int, lang: str) -> str:
     """The line under a bounded "Related Pages" (see :mod:`wikikv.compile.shown_links`)."""
     if lang == "zh":
