@@ -139,6 +139,7 @@ NOTES = """# 杂记
 　　〔2〕《晨钟》：文艺周刊，一九二五年创刊于北京。周明是它的主要撰稿人和支持者之一，并于该刊在上海出版后一度担任编辑。
 　　〔3〕周明，浙江山阴人，一九二三年到北京教书，后来常为各报撰稿。
 　　〔4〕周明参看本卷第215页注。
+　　〔7〕周明，浙江山阴人，一九二三年到北京教书，后来常为各报撰稿。
 　　〔5〕《夕照》文艺论文集，日本人山田作。周明曾译成中文，一九二四年出版。
 　　〔6〕文学社著名的文学团体，一九二一年一月成立于北京，由甲、乙、丙等人发起，主张“为人生的艺术”，提倡现实主义的为改造社会服务的新文学，反对把文学当作游戏或消遣的东西。同时努力介绍弱小民族的文学作品。周明是该社的支持者。
 周明常在夜里写文章，写完便放在桌上。
@@ -179,6 +180,9 @@ def test_a_person_page_leads_with_what_stands_alone(store: Store, tmp_path: Path
     # the colophon is still where he is mentioned; the bare speech tag is nowhere
     assert any("记于上海" in m for m in section(rec.text, "## 提及"))
     assert "- 周明说：" not in rec.text
+    # one gloss under two notes' marks is one line, whichever section it would go to
+    lines = rec.text.split("\n")
+    assert sum(ln.startswith("- 周明，浙江山阴人，一九二三年") for ln in lines) == 1
 
 
 def test_a_quote_past_its_note_mark_counts_as_its_sentence_quoted(

@@ -495,9 +495,11 @@ def _quote(fact: Fact, texts: Mapping[str, str]) -> str:
 
 
 def _quote_key(fact: Fact, texts: dict[str, str]) -> str:
-    """A quote's words, case-folded: one sentence several sources repeat with other quotes,
-    dashes or spacing ("“Grey Harbour” is …" / "\"Grey Harbour\" is …") is quoted once."""
-    return " ".join(_WORD.findall(_quote(fact, texts).casefold()))
+    """A quote's words, case-folded and past its note mark: one sentence several sources repeat
+    with other quotes, dashes or spacing ("“Grey Harbour” is …" / "\"Grey Harbour\" is …"), or
+    under other notes' marks ("〔2〕李自成（１６０６—１６４５）…" / "〔5〕李自成…"), is quoted once."""
+    quote = _quote(fact, texts)
+    return " ".join(_WORD.findall(quote[note_mark_length(quote) :].casefold()))
 
 
 # Punctuation, quotes and the words of a speech tag: what is left of "闰土又对我说：" without them
