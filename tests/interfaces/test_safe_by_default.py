@@ -452,3 +452,14 @@ def test_a_closed_pipe_ends_quietly(store: str) -> None:
     )
     assert done.stderr == ""
     assert done.returncode == 141  # what a shell reports for a tool ended by SIGPIPE
+
+
+def test_rm_of_a_source_is_refused_and_names_remove(store: str) -> None:
+    """A source is cited by character offset: `rm` refuses it (as HTTP and MCP do) and names
+    `wikikv remove`; so does `rm -r` of a directory that holds the sources; --force deletes."""
+    out = refused(store, "rm", "/sources/articles/en%2FLu Xun", "--yes", says="wikikv remove")
+    assert "--force" in out.output
+    refused(store, "rm", "-r", "/", "--yes", says="wikikv remove")
+    refused(store, "rm", "-r", "/sources/digests", "--yes", says="wikikv remove")
+    ok(run(store, "rm", "/sources/articles/en%2FLu Xun", "--yes", "--force"))
+    assert run(store, "get", "/sources/articles/en%2FLu Xun").exit_code != 0

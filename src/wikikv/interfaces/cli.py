@@ -375,20 +375,42 @@ def put(
 @click.argument("path", callback=trailing_slash)
 @click.option("-r", "--recursive", is_flag=True, help="Delete a directory and everything in it.")
 @click.option("-y", "--yes", is_flag=True, help="Do not ask before leaving links dangling.")
-def rm(store_url: str, kb_name: str, as_json: bool, path: str, recursive: bool, yes: bool) -> None:
+@click.option(
+    "--force", is_flag=True, help="Delete under /sources too (citations into it will dangle)."
+)
+def rm(
+    store_url: str,
+    kb_name: str,
+    as_json: bool,
+    path: str,
+    recursive: bool,
+    yes: bool,
+    force: bool,
+) -> None:
     """Delete the page or directory at PATH (a non-empty directory needs -r). When pages
     elsewhere link into what is deleted, says how many links will dangle and asks first
-    (unless --yes).
+    (unless --yes). A source (/sources/...), which pages cite by character offset, is refused:
+    `wikikv remove DOC-ID` removes a document with its pages and citations (--force deletes it
+    anyway).
 
     \b
     Example:
       wikikv rm "/people/John Watson" --kb demo --yes
       wikikv rm -r /topics --kb demo --yes
     """
+    from wikikv.compile.guards import refuse_source_delete
+    from wikikv.errors import ReadOnlySource
     from wikikv.search.sync import subtree
+    from wikikv.store.paths import is_under
 
     kb = open_kb(store_url, kb_name)
     p = kb.norm(path)
+    if not force:
+        # a source, or (with -r) a directory holding the sources: as HTTP and MCP refuse it
+        try:
+            refuse_source_delete(kb, "/sources" if recursive and is_under("/sources", p) else p)
+        except ReadOnlySource as exc:
+            raise ReadOnlySource(exc.path, f"{exc} (`--force` deletes it anyway)") from None
     rec = kb.get(p, follow_redirects=False)
     if rec is None:
         raise NotFound(f"no page or directory at {p!r} in kb {kb_name!r}")
