@@ -55,6 +55,7 @@ from wikikv.text.fact_lines import (
     is_cross_reference,
     points_back,
     says_nothing,
+    says_something,
 )
 from wikikv.text.note_glosses import glosses_another, in_note, note_lead, note_mark_length
 from wikikv.text.summary_line import clean_summary
@@ -502,28 +503,7 @@ def _quote_key(fact: Fact, texts: dict[str, str]) -> str:
     return " ".join(_WORD.findall(quote[note_mark_length(quote) :].casefold()))
 
 
-# Punctuation, quotes and the words of a speech tag: what is left of "闰土又对我说：" without them
-# and the name is nothing, so the line says nothing of him.
-_SPEECH_FILLER = re.compile(r"[说道问叫答又对我他她便着了们的和就是也还\s\W]")
 _WORD = re.compile(r"[^\W_]+")
-_HAN = re.compile(r"[\u3400-\u9fff]")
-
-
-def says_something(quote: str, names: list[str]) -> bool:
-    """Whether a sentence says something of the entity besides naming it: not a line that
-    opens a speech ("...说：", "...said:"), and more than a name with a speech verb."""
-    text = quote.strip().rstrip("”’\"'")
-    if text.endswith(("：", ":")):
-        return False
-    rest = text
-    for name in sorted(names, key=len, reverse=True):
-        if name:
-            rest = rest.replace(name, " ")
-    if _HAN.search(rest):
-        return len(_SPEECH_FILLER.sub("", rest)) >= 4
-    # two words are enough: not every word of a long sentence
-    first = _WORD.search(rest)
-    return first is not None and _WORD.search(rest, first.end()) is not None
 
 
 def _cite(

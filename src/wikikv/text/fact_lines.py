@@ -90,12 +90,36 @@ def points_back(sentence: str) -> bool:
     return _POINTS_BACK.search(sentence) is not None
 
 
+# Punctuation, quotes and the words of a speech tag: what is left of "闰土又对我说：" without them
+# and the name is nothing, so the line says nothing of him.
+_SPEECH_FILLER = re.compile(r"[说道问叫答又对我他她便着了们的和就是也还\s\W]")
+
+
+def _without_names(sentence: str, names: Iterable[str]) -> str:
+    """``sentence`` with each of ``names`` (longest first) blanked out."""
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        sentence = sentence.replace(name, " ")
+    return sentence
+
+
+def says_something(quote: str, names: list[str]) -> bool:
+    """Whether a sentence says something of the entity besides naming it: not a line that
+    opens a speech ("...说：", "...said:"), and more than a name with a speech verb."""
+    text = quote.strip().rstrip("”’\"'")
+    if text.endswith(("：", ":")):
+        return False
+    rest = _without_names(text, names)
+    if _HAN.search(rest):
+        return len(_SPEECH_FILLER.sub("", rest)) >= 4
+    # two words are enough: not every word of a long sentence
+    first = _WORD.search(rest)
+    return first is not None and _WORD.search(rest, first.end()) is not None
+
+
 def says_nothing(sentence: str, names: Iterable[str]) -> bool:
     """Whether ``sentence`` holds nothing but a name, a speech tag or a form of address:
-    "鲁迅。", "鲁迅先生：", "他说：", "He said:"."""
-    rest = sentence
-    for name in sorted((n for n in names if n), key=len, reverse=True):
-        rest = rest.replace(name, " ")
+    "鲁迅。", "鲁迅先生：", "他说：", "He said:" (less than :func:`says_something` asks)."""
+    rest = _without_names(sentence, names)
     if _HAN.search(rest):
         return len(_FILLER_ZH.sub("", rest)) == 0
     return all(w.casefold() in _FILLER_EN for w in _WORD.findall(rest))
